@@ -1,0 +1,20 @@
+// The JSON boundary (api_version 1): one request string in, one envelope string out. Nothing
+// throws across it; every failure is an issue in the envelope.
+#pragma once
+
+#include <string>
+
+namespace llmcalc {
+
+constexpr int kApiVersion = 1;
+
+/// Runs one estimate. See README "JSON contract" for keys; never throws.
+std::string estimate_json(const std::string& request_json);
+
+/// Models, devices, formats, KV types and engines with their key figures; never throws.
+std::string catalog_json();
+
+/// Library version, e.g. "0.1.0".
+std::string version();
+
+}  // namespace llmcalc

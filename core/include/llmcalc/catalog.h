@@ -1,0 +1,60 @@
+// The built-in catalog: models, devices and format facts parsed once from embedded data/.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace llmcalc {
+
+struct CatalogModel {
+  std::string id;
+  nlohmann::json record;  // the whole data/models/<id>.json record
+  const nlohmann::json& config() const { return record.at("config"); }
+};
+
+struct CatalogDevice {
+  std::string id;
+  nlohmann::json record;  // the whole data/devices/<id>.json record
+};
+
+struct GgmlType {
+  std::string name;
+  int64_t block_elements = 1;
+  int64_t type_size_bytes = 1;
+  double bits_per_weight() const {
+    return 8.0 * static_cast<double>(type_size_bytes) / static_cast<double>(block_elements);
+  }
+};
+
+class Catalog {
+ public:
+  /// The process-wide catalog, parsed on first use. Throws if embedded data is malformed (a build
+  /// defect, caught by the catalog tests), never because of user input.
+  static const Catalog& instance();
+
+  const CatalogModel* find_model(const std::string& id) const;
+  const CatalogDevice* find_device(const std::string& id) const;
+  const GgmlType* find_ggml_type(const std::string& name) const;
+  /// transformers' defaults for a nested config's model_type (data/config_defaults.json).
+  const nlohmann::json* config_defaults(const std::string& model_type) const;
+
+  const std::vector<CatalogModel>& models() const { return models_; }
+  const std::vector<CatalogDevice>& devices() const { return devices_; }
+  const std::vector<GgmlType>& ggml_types() const { return ggml_types_; }
+
+ private:
+  Catalog();
+  std::vector<CatalogModel> models_;
+  std::vector<CatalogDevice> devices_;
+  std::vector<GgmlType> ggml_types_;
+  std::map<std::string, std::size_t> model_index_;
+  std::map<std::string, std::size_t> device_index_;
+  std::map<std::string, std::size_t> ggml_index_;
+  std::map<std::string, nlohmann::json> config_defaults_;
+};
+
+}  // namespace llmcalc

@@ -1,0 +1,38 @@
+// A device the estimate runs on: a catalog id or an inline description, in SI units.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "llmcalc/issues.h"
+
+namespace llmcalc {
+
+struct Hardware {
+  std::string id;    // catalog id, or "custom"
+  std::string name;
+  std::string backend;  // cuda | rocm | metal | vulkan | sycl | cpu
+  std::string kind;     // discrete | unified | cpu
+  int64_t memory_bytes = 0;
+  double memory_bandwidth_bytes_per_s = 0;
+  double fp16_flops_per_s = 0;
+  double interconnect_bytes_per_s = 0;  // per direction between devices; 0 if unknown
+  double tdp_w = 0;
+};
+
+/// Resolves request.hardware (string id or object). Errors are recorded at `path`.
+std::optional<Hardware> resolve_hardware(const nlohmann::json& value, const std::string& path,
+                                         Issues& issues);
+
+/// A catalog device record (data/devices/<id>.json) in SI units.
+Hardware hardware_from_record(const nlohmann::json& record);
+
+nlohmann::json hardware_json(const Hardware& hardware);
+
+constexpr int64_t kGiB = int64_t{1} << 30;
+constexpr int64_t kMiB = int64_t{1} << 20;
+
+}  // namespace llmcalc

@@ -1,0 +1,47 @@
+// Typed, bounded reads of user-supplied JSON objects; every problem becomes an Issue with a path.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "llmcalc/issues.h"
+
+namespace llmcalc {
+
+class JsonReader {
+ public:
+  /// `object` must outlive the reader; a non-object records an error and reads nothing.
+  JsonReader(const nlohmann::json& object, std::string path, Issues& issues);
+
+  bool valid() const { return object_ != nullptr; }
+  /// True when the key is present and not null.
+  bool has(const char* key) const;
+  std::string path_of(const char* key) const;
+
+  /// Integer in [min, max]. Absent or null gives `fallback` (or an error when required).
+  std::optional<int64_t> integer(const char* key, int64_t min, int64_t max,
+                                 std::optional<int64_t> fallback = std::nullopt);
+  std::optional<double> number(const char* key, double min, double max,
+                               std::optional<double> fallback = std::nullopt);
+  std::optional<bool> boolean(const char* key, std::optional<bool> fallback = std::nullopt);
+  std::optional<std::string> string(const char* key, std::size_t max_length = 256,
+                                    std::optional<std::string> fallback = std::nullopt);
+  /// The member if it is an object, else nullptr (an error if present but not an object).
+  const nlohmann::json* object(const char* key);
+
+  Issues& issues() { return issues_; }
+  const std::string& path() const { return path_; }
+
+ private:
+  const nlohmann::json* member(const char* key) const;
+  void missing(const char* key);
+
+  const nlohmann::json* object_;
+  std::string path_;
+  Issues& issues_;
+};
+
+}  // namespace llmcalc

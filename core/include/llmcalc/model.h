@@ -1,0 +1,127 @@
+// Model architecture: a Hugging Face config.json turned into per-layer geometry, a tensor
+// inventory (GGUF naming) and exact parameter counts.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "llmcalc/issues.h"
+
+namespace llmcalc {
+
+enum class AttentionKind {
+  full,     // every token attends to the whole context (MHA, GQA or MQA)
+  sliding,  // attends to the last window_tokens tokens
+  chunked,  // attends within fixed chunks of window_tokens (Llama 4 local layers)
+  mla,      // multi-head latent attention: a compressed latent is cached (DeepSeek V2/V3)
+  linear,   // linear attention / gated delta rule: fixed per-sequence state
+  ssm,      // Mamba-style state space layer: fixed per-sequence state
+  none      // no token mixing (MLP-only block)
+};
+
+struct AttentionGeometry {
+  AttentionKind kind = AttentionKind::full;
+  int64_t n_q_heads = 0;
+  int64_t n_kv_heads = 0;
+  int64_t head_dim_k = 0;  // query/key head dimension
+  int64_t head_dim_v = 0;  // value head dimension (differs from K in MLA and some models)
+  int64_t window_tokens = 0;       // sliding / chunked span
+  int64_t kv_lora_rank = 0;        // MLA latent width
+  int64_t qk_rope_head_dim = 0;    // MLA decoupled RoPE key width
+  int64_t state_elements_per_seq = 0;  // linear / ssm: recurrent + conv state per sequence
+};
+
+struct MlpGeometry {
+  bool moe = false;
+  bool present = true;
+  int64_t intermediate = 0;           // dense FFN width
+  int64_t n_experts = 0;              // routed experts
+  int64_t n_experts_active = 0;       // routed experts per token
+  int64_t expert_intermediate = 0;    // width of one routed expert
+  int64_t shared_intermediate = 0;    // total width of the always-on shared expert(s)
+};
+
+struct LayerSpec {
+  AttentionGeometry attention;
+  MlpGeometry mlp;
+};
+
+/// Tensor roles, named after llama.cpp's GGUF tensor names (they drive quantization rules).
+enum class TensorRole {
+  token_embd, output, norm, bias, attn_q, attn_k, attn_v, attn_qkv, attn_output,
+  attn_q_a, attn_q_b, attn_kv_a_mqa, attn_kv_b, attn_sinks,
+  ffn_gate, ffn_up, ffn_down, ffn_gate_inp, ffn_gate_exps, ffn_up_exps, ffn_down_exps,
+  ffn_gate_shexp, ffn_up_shexp, ffn_down_shexp, ffn_gate_inp_shexp,
+  ssm_in, ssm_out, ssm_conv, ssm_small, nextn_eh_proj, vision, projector
+};
+
+/// Which part of the checkpoint a tensor belongs to; only `text` is needed for text generation.
+enum class ModelPart { text, vision, projector, mtp };
+
+struct TensorSpec {
+  std::string name;      // GGUF-style name, e.g. "blk.3.attn_v.weight"
+  TensorRole role;
+  ModelPart part;
+  int layer;             // decoder layer index, -1 for model-level tensors
+  int64_t ne0;           // row length (input features): what block quantization runs along
+  int64_t ne1;           // rows
+  int64_t ne2;           // experts (1 for non-expert tensors)
+  int64_t elements() const { return ne0 * ne1 * ne2; }
+};
+
+/// Parameter counts by component. `total` is every tensor of the checkpoint (text, vision,
+/// projector, MTP); `active` is what one text token touches: all non-expert text parameters
+/// plus the routed experts actually selected.
+struct ParamCounts {
+  int64_t total = 0;
+  int64_t active = 0;
+  int64_t text = 0;
+  int64_t embedding = 0;
+  int64_t output_head = 0;
+  int64_t attention = 0;
+  int64_t mlp_dense = 0;
+  int64_t experts_routed = 0;
+  int64_t experts_shared = 0;
+  int64_t router = 0;
+  int64_t norms = 0;
+  int64_t recurrent = 0;  // SSM / linear-attention mixers
+  int64_t vision = 0;
+  int64_t projector = 0;
+  int64_t mtp = 0;
+};
+
+struct ModelSpec {
+  std::string model_type;
+  int64_t hidden_size = 0;
+  int64_t vocab_size = 0;
+  int64_t n_layers = 0;
+  int64_t max_context_tokens = 0;
+  bool tied_embeddings = false;
+  std::vector<LayerSpec> layers;
+  std::vector<TensorSpec> tensors;
+  ParamCounts params;
+};
+
+/// Hard limits on configs, so hostile input cannot exhaust memory or time.
+constexpr int64_t kMaxLayers = 1024;
+constexpr int64_t kMaxHidden = 1 << 20;
+constexpr int64_t kMaxVocab = 1 << 24;
+constexpr int64_t kMaxHeads = 1 << 14;
+constexpr int64_t kMaxExperts = 1 << 14;
+// 10 Mi tokens: Llama 4 Scout's native window (10,485,760), the largest in the catalog.
+constexpr int64_t kMaxContextTokens = 10'485'760;
+
+/// Builds the architecture from a config.json object. `path` is the JSON pointer of `config`
+/// in the request. Returns nullopt (with errors recorded) when the config cannot be used.
+std::optional<ModelSpec> build_model(const nlohmann::json& config, const std::string& path,
+                                     Issues& issues);
+
+const char* attention_kind_name(AttentionKind kind);
+nlohmann::json layer_summary_json(const ModelSpec& model);
+nlohmann::json params_json(const ParamCounts& params);
+
+}  // namespace llmcalc

@@ -1,0 +1,43 @@
+// A request resolved into typed inputs with every default filled in.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "llmcalc/hardware.h"
+#include "llmcalc/issues.h"
+#include "llmcalc/kv_cache.h"
+#include "llmcalc/memory.h"
+#include "llmcalc/model.h"
+#include "llmcalc/speed.h"
+
+namespace llmcalc {
+
+struct Scenario {
+  std::string model_id;    // catalog id, or "custom"
+  std::string model_name;
+  ModelSpec model;
+  std::string weights = "Q4_K_M";
+  KvType kv_type{"f16", 1, 2};
+  int64_t context_tokens = 8192;
+  int64_t prompt_tokens = 512;
+  int64_t batch = 1;
+  int64_t devices = 1;
+  Hardware hardware;
+  EngineSettings engine;
+  SpeedAssumptions speed;
+};
+
+/// Request limits (issue #11): context up to 10M tokens, up to 1024 devices and sequences.
+constexpr int64_t kMaxDevices = 1024;
+constexpr int64_t kMaxBatch = 1024;
+
+/// Parses and validates a request object. Returns nullopt when an error was recorded.
+std::optional<Scenario> resolve_scenario(const nlohmann::json& request, Issues& issues);
+
+nlohmann::json scenario_json(const Scenario& scenario);
+
+}  // namespace llmcalc

@@ -1,0 +1,56 @@
+// Decode and prefill speed from a roofline: bytes moved and FLOPs per token against effective
+// bandwidth and compute, with efficiencies per backend fitted to published measurements.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "llmcalc/hardware.h"
+#include "llmcalc/memory.h"
+#include "llmcalc/model.h"
+#include "llmcalc/weights.h"
+
+namespace llmcalc {
+
+/// Efficiency assumptions; defaults come from data/speed_calibration.json per backend.
+struct SpeedAssumptions {
+  double bandwidth_efficiency = 0.7;  // achieved / datasheet memory bandwidth in decode
+  double compute_efficiency = 0.5;    // achieved / datasheet dense FP16 in prefill
+  double per_token_overhead_s = 0.0;  // fixed cost per decoded token (launches, sync, sampling)
+  double band_fraction = 0.25;        // relative half-width of the uncertainty band
+};
+
+/// The calibrated assumptions for a backend ("cuda", "metal", ...) and engine.
+SpeedAssumptions default_speed_assumptions(const std::string& backend, const std::string& engine);
+
+struct SpeedRequest {
+  int64_t context_tokens = 0;  // tokens already in the cache when decoding
+  int64_t prompt_tokens = 512;
+  int64_t batch = 1;           // concurrent sequences decoding together
+  int64_t devices = 1;         // tensor parallel across identical devices
+  KvType kv_type{"f16", 1, 2};
+  SpeedAssumptions assumptions;
+};
+
+struct SpeedEstimate {
+  double decode_tokens_per_s = 0;  // per sequence
+  double decode_aggregate_tokens_per_s = 0;
+  double decode_low = 0;
+  double decode_high = 0;
+  std::string bound;               // memory | compute
+  double bytes_per_token = 0;
+  double flops_per_token = 0;
+  double prefill_tokens_per_s = 0;
+  double prefill_low = 0;
+  double prefill_high = 0;
+  double ttft_s = 0;
+};
+
+SpeedEstimate estimate_speed(const ModelSpec& model, const WeightPlan& weights,
+                             const Hardware& hardware, const SpeedRequest& request);
+
+nlohmann::json speed_json(const SpeedEstimate& speed);
+
+}  // namespace llmcalc

@@ -1,0 +1,48 @@
+// Weight formats: which storage type each tensor gets, and the exact bytes that follow.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "llmcalc/issues.h"
+#include "llmcalc/model.h"
+
+namespace llmcalc {
+
+struct TensorPlacement {
+  std::size_t tensor_index;  // into ModelSpec::tensors
+  std::string storage;       // ggml type name ("Q4_K", "F32") or checkpoint dtype ("int4-g128")
+  int64_t bytes;
+};
+
+struct WeightPlan {
+  std::string format;
+  std::vector<TensorPlacement> tensors;  // only the tensors the format's engine loads
+  int64_t total_bytes = 0;
+  int64_t elements = 0;             // parameters the plan covers
+  int64_t text_bytes = 0;           // decoder + embeddings + head (what generation needs)
+  int64_t expert_bytes = 0;         // routed experts, all of them
+  int64_t active_expert_bytes = 0;  // routed experts one token reads
+  int64_t token_embd_bytes = 0;     // read one row per token, not in full
+  std::map<std::string, int64_t> bytes_by_storage;
+  double bits_per_weight() const;
+};
+
+/// True for llama.cpp file types (GGUF); false for checkpoint formats (safetensors & co.).
+bool is_gguf_format(const std::string& format);
+
+/// Lists every accepted format id.
+std::vector<std::string> weight_format_ids();
+
+/// Places every tensor of `model` in `format`. An unknown format records an error at `path`.
+std::optional<WeightPlan> plan_weights(const ModelSpec& model, const std::string& format,
+                                       const std::string& path, Issues& issues);
+
+nlohmann::json weight_plan_json(const WeightPlan& plan);
+
+}  // namespace llmcalc

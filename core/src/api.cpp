@@ -1,0 +1,164 @@
+// The JSON envelope around every estimate; the only place exceptions are caught.
+#include "llmcalc/api.h"
+
+#include <exception>
+
+#include "llmcalc/catalog.h"
+#include "llmcalc/hardware.h"
+#include "llmcalc/issues.h"
+#include "llmcalc/memory.h"
+#include "llmcalc/model.h"
+#include "llmcalc/scenario.h"
+#include "llmcalc/speed.h"
+#include "llmcalc/weights.h"
+
+#ifndef LLMCALC_VERSION
+#define LLMCALC_VERSION "0.0.0"
+#endif
+
+namespace llmcalc {
+namespace {
+
+constexpr std::size_t kMaxRequestBytes = 16 * 1024 * 1024;
+
+nlohmann::json issues_json(const Issues& issues) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const Issue& issue : issues.list()) {
+    out.push_back({{"severity", issue.severity == Severity::error ? "error" : "warning"},
+                   {"code", issue.code},
+                   {"path", issue.path},
+                   {"message", issue.message}});
+  }
+  return out;
+}
+
+std::string envelope(const Issues& issues, const nlohmann::json& result) {
+  nlohmann::json out = {{"ok", !issues.has_errors()},
+                        {"api_version", kApiVersion},
+                        {"issues", issues_json(issues)}};
+  if (!issues.has_errors()) out["result"] = result;
+  // Replace invalid UTF-8 from user strings rather than throwing while serializing.
+  return out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+nlohmann::json model_card_json(const Scenario& s) {
+  const ModelSpec& m = s.model;
+  return {{"id", s.model_id},
+          {"name", s.model_name},
+          {"model_type", m.model_type},
+          {"hidden_size", m.hidden_size},
+          {"layers", m.n_layers},
+          {"vocab_size", m.vocab_size},
+          {"max_context_tokens", m.max_context_tokens},
+          {"tied_embeddings", m.tied_embeddings},
+          {"layer_groups", layer_summary_json(m)}};
+}
+
+nlohmann::json run_estimate(const nlohmann::json& request, Issues& issues) {
+  std::optional<Scenario> scenario = resolve_scenario(request, issues);
+  if (!scenario) return nullptr;
+  const Scenario& s = *scenario;
+  std::optional<WeightPlan> weights = plan_weights(s.model, s.weights, "/weights", issues);
+  if (!weights) return nullptr;
+
+  MemoryRequest memory_request;
+  memory_request.context_tokens = s.context_tokens;
+  memory_request.sequences = s.batch;
+  memory_request.devices = s.devices;
+  memory_request.kv_type = s.kv_type;
+  memory_request.engine = s.engine;
+  MemoryEstimate memory = estimate_memory(s.model, *weights, s.hardware, memory_request);
+  if (memory.verdict == "oom") {
+    issues.warning("does_not_fit", "/context_tokens",
+                   "This configuration needs more memory than the device offers.");
+  }
+
+  SpeedRequest speed_request;
+  speed_request.context_tokens = s.context_tokens;
+  speed_request.prompt_tokens = s.prompt_tokens;
+  speed_request.batch = s.batch;
+  speed_request.devices = s.devices;
+  speed_request.kv_type = s.kv_type;
+  speed_request.assumptions = s.speed;
+  SpeedEstimate speed = estimate_speed(s.model, *weights, s.hardware, speed_request);
+  nlohmann::json speed_parts = speed_json(speed);
+
+  return {{"model", model_card_json(s)},
+          {"params", params_json(s.model.params)},
+          {"weights", weight_plan_json(*weights)},
+          {"memory", memory_json(memory)},
+          {"decode", speed_parts["decode"]},
+          {"prefill", speed_parts["prefill"]},
+          {"hardware", hardware_json(s.hardware)},
+          {"scenario", scenario_json(s)}};
+}
+
+}  // namespace
+
+std::string estimate_json(const std::string& request_json) {
+  Issues issues;
+  try {
+    if (request_json.size() > kMaxRequestBytes) {
+      issues.error("request_too_large", "", "The request is larger than 16 MiB.");
+      return envelope(issues, nullptr);
+    }
+    nlohmann::json request = nlohmann::json::parse(request_json, nullptr, false);
+    if (request.is_discarded()) {
+      issues.error("malformed_json", "", "The request is not valid JSON.");
+      return envelope(issues, nullptr);
+    }
+    nlohmann::json result = run_estimate(request, issues);
+    return envelope(issues, result);
+  } catch (const std::exception& e) {
+    Issues failure;
+    failure.error("internal_error", "", std::string("Internal error: ") + e.what());
+    return envelope(failure, nullptr);
+  }
+}
+
+std::string catalog_json() {
+  Issues issues;
+  try {
+    const Catalog& catalog = Catalog::instance();
+    nlohmann::json models = nlohmann::json::array();
+    for (const CatalogModel& entry : catalog.models()) {
+      Issues model_issues;
+      std::optional<ModelSpec> model = build_model(entry.config(), "/model", model_issues);
+      const nlohmann::json& r = entry.record;
+      nlohmann::json item = {{"id", entry.id},
+                             {"name", r.value("name", entry.id)},
+                             {"family", r.value("family", "")},
+                             {"hf_repo", r.value("hf_repo", "")},
+                             {"source", r.value("source", "")}};
+      for (const char* key : {"ollama_tag", "gguf_repo", "license", "release_date"}) {
+        item[key] = r.contains(key) ? r.at(key) : nlohmann::json(nullptr);
+      }
+      if (model) {
+        item["params_total"] = model->params.total;
+        item["params_active"] = model->params.active;
+        item["max_context_tokens"] = model->max_context_tokens;
+      }
+      models.push_back(item);
+    }
+    nlohmann::json devices = nlohmann::json::array();
+    for (const CatalogDevice& entry : catalog.devices()) {
+      nlohmann::json item = hardware_json(hardware_from_record(entry.record));
+      item["source"] = entry.record.value("source", "");
+      devices.push_back(item);
+    }
+    nlohmann::json result = {{"models", models},
+                             {"devices", devices},
+                             {"weight_formats", weight_format_ids()},
+                             {"kv_cache_types", {"f16", "bf16", "fp8", "q8_0", "q4_0"}},
+                             {"engines", {"llama.cpp", "ollama", "vllm", "sglang", "mlx",
+                                          "transformers"}}};
+    return envelope(issues, result);
+  } catch (const std::exception& e) {
+    issues.error("internal_error", "", std::string("Internal error: ") + e.what());
+    return envelope(issues, nullptr);
+  }
+}
+
+std::string version() { return LLMCALC_VERSION; }
+
+}  // namespace llmcalc

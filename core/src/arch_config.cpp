@@ -1,0 +1,373 @@
+// Reads a Hugging Face config.json into ArchConfig: key aliases, text_config nesting, family
+// conventions (transformers' modeling_<family>.py files define which tensors exist).
+#include "arch_config.h"
+
+#include <algorithm>
+#include <set>
+
+#include "llmcalc/catalog.h"
+#include "llmcalc/json_reader.h"
+
+namespace llmcalc {
+namespace {
+
+const std::set<std::string> kKnownFamilies = {
+    "llama",     "mistral",     "mistral3", "qwen2",       "qwen3",      "granite",
+    "phi3",      "gemma",       "gemma2",   "gemma3",      "gemma3_text", "mixtral",
+    "qwen2_moe", "qwen3_moe",   "deepseek_v2", "deepseek_v3", "kimi_k2",  "gpt_oss",
+    "glm4",      "glm4_moe",    "cohere",   "cohere2",     "olmo2",      "qwen3_next",
+    "smollm3",   "ernie4_5",    "ernie4_5_moe", "llama4"};
+
+// A nested config with transformers' defaults filled in for the keys it omits.
+nlohmann::json with_defaults(const nlohmann::json& config) {
+  if (!config.is_object()) return config;
+  auto type = config.find("model_type");
+  if (type == config.end() || !type->is_string()) return config;
+  const nlohmann::json* defaults = Catalog::instance().config_defaults(type->get<std::string>());
+  if (!defaults) return config;
+  nlohmann::json merged = *defaults;
+  for (const auto& [key, value] : config.items()) merged[key] = value;
+  return merged;
+}
+
+bool is_one_of(const std::string& value, std::initializer_list<const char*> options) {
+  return std::any_of(options.begin(), options.end(),
+                     [&](const char* option) { return value == option; });
+}
+
+// First present key among aliases, read as a bounded integer.
+std::optional<int64_t> first_integer(JsonReader& reader, std::initializer_list<const char*> keys,
+                                     int64_t min, int64_t max, std::optional<int64_t> fallback) {
+  for (const char* key : keys) {
+    if (reader.has(key)) return reader.integer(key, min, max);
+  }
+  if (!fallback) {
+    reader.issues().error("missing_key", reader.path_of(*keys.begin()),
+                          std::string("Required key '") + *keys.begin() + "' is missing.");
+  }
+  return fallback;
+}
+
+AttentionKind attention_kind_from_layer_type(const std::string& type, bool& known) {
+  known = true;
+  if (type == "full_attention" || type == "attention") return AttentionKind::full;
+  if (type == "sliding_attention") return AttentionKind::sliding;
+  if (type == "chunked_attention") return AttentionKind::chunked;
+  if (type == "linear_attention") return AttentionKind::linear;
+  known = false;
+  return AttentionKind::full;
+}
+
+void read_layer_types(const nlohmann::json& text, const std::string& path, ArchConfig& arch,
+                      Issues& issues) {
+  auto it = text.find("layer_types");
+  if (it == text.end() || it->is_null()) return;
+  std::string types_path = json_pointer_append(path, "layer_types");
+  if (!it->is_array() || static_cast<int64_t>(it->size()) < arch.n_layers) {
+    issues.error("bad_layer_types", types_path,
+                 "'layer_types' must list one attention type per hidden layer.");
+    return;
+  }
+  arch.layer_attention.clear();
+  for (int64_t i = 0; i < arch.n_layers; ++i) {
+    const auto& entry = (*it)[static_cast<std::size_t>(i)];
+    bool known = false;
+    AttentionKind kind = entry.is_string()
+                             ? attention_kind_from_layer_type(entry.get<std::string>(), known)
+                             : AttentionKind::full;
+    if (!known) {
+      issues.error("unknown_layer_type", types_path + "/" + std::to_string(i),
+                   "Unknown layer type; expected full_attention, sliding_attention, "
+                   "chunked_attention or linear_attention.");
+      return;
+    }
+    arch.layer_attention.push_back(kind);
+  }
+}
+
+// Sliding-window layout of families whose configs predate `layer_types`.
+void default_sliding_pattern(const nlohmann::json& text, ArchConfig& arch, JsonReader& reader) {
+  const std::string& type = arch.model_type;
+  int64_t period = 0;  // every period-th layer is global, the others slide
+  if (type == "gemma2") period = 2;
+  if (type == "gemma3" || type == "gemma3_text") {
+    period = reader.integer("sliding_window_pattern", 1, kMaxLayers, 6).value_or(6);
+  }
+  if (type == "cohere2") {
+    period = reader.integer("sliding_window_pattern", 1, kMaxLayers, 4).value_or(4);
+  }
+  if (period > 0 && arch.sliding_window > 0) {
+    // gemma2: even layers slide (modeling_gemma2.py `not bool(layer_idx % 2)`);
+    // gemma3 / cohere2: layer i is global when (i + 1) % period == 0.
+    for (int64_t i = 0; i < arch.n_layers; ++i) {
+      bool global = type == "gemma2" ? (i % 2 == 1) : ((i + 1) % period == 0);
+      arch.layer_attention[static_cast<std::size_t>(i)] =
+          global ? AttentionKind::full : AttentionKind::sliding;
+    }
+    return;
+  }
+  // Mistral-style configs: a sliding_window on every layer unless explicitly disabled.
+  bool use_sliding = true;
+  auto flag = text.find("use_sliding_window");
+  if (flag != text.end() && flag->is_boolean()) use_sliding = flag->get<bool>();
+  if (is_one_of(type, {"qwen2", "qwen2_moe", "qwen3", "qwen3_moe"})) {
+    use_sliding = flag != text.end() && flag->is_boolean() && flag->get<bool>();
+  }
+  if (type == "mistral" && use_sliding && arch.sliding_window > 0 &&
+      arch.sliding_window < arch.max_context) {
+    std::fill(arch.layer_attention.begin(), arch.layer_attention.end(), AttentionKind::sliding);
+  }
+}
+
+void read_vision(const nlohmann::json& config, const std::string& path, ArchConfig& arch,
+                 Issues& issues) {
+  auto found = config.find("vision_config");
+  if (found == config.end() || !found->is_object()) return;
+  nlohmann::json vision_config = with_defaults(*found);
+  const nlohmann::json* it = &vision_config;
+  std::string model_type = config.value("model_type", "");
+  if (model_type != "gemma3" && model_type != "llama4") {
+    issues.warning("vision_not_counted", json_pointer_append(path, "vision_config"),
+                   "The vision tower of this family is not counted; parameters cover the text "
+                   "model only.");
+    return;
+  }
+  // Gemma 3: SigLIP encoder (modeling_siglip.py) and a linear projector. Llama 4:
+  // Llama4VisionModel with a pixel-shuffle MLP adapter and a linear projector (modeling_llama4.py).
+  JsonReader reader(*it, json_pointer_append(path, "vision_config"), issues);
+  VisionConfig vision;
+  vision.kind = model_type == "gemma3" ? "siglip" : "llama4";
+  vision.hidden = reader.integer("hidden_size", 1, kMaxHidden).value_or(0);
+  vision.intermediate = reader.integer("intermediate_size", 1, kMaxHidden * 8).value_or(0);
+  vision.n_layers = reader.integer("num_hidden_layers", 1, kMaxLayers).value_or(0);
+  vision.image_size = reader.integer("image_size", 1, 1 << 16).value_or(0);
+  vision.patch_size = reader.integer("patch_size", 1, 1 << 12).value_or(0);
+  vision.channels = reader.integer("num_channels", 1, 16, 3).value_or(3);
+  vision.projector_out = arch.hidden;
+  if (vision.kind == "llama4") {
+    vision.adapter_in = vision.intermediate;
+    vision.adapter_mid = reader.integer("projector_input_dim", 1, kMaxHidden).value_or(0);
+    vision.adapter_out = reader.integer("projector_output_dim", 1, kMaxHidden).value_or(0);
+  }
+  if (vision.hidden > 0 && vision.patch_size > 0 && vision.n_layers > 0) arch.vision = vision;
+}
+
+void apply_llama4(const nlohmann::json& text, JsonReader& reader, ArchConfig& arch) {
+  // modeling_llama4.py: MoE on every interleave_moe_layer_step-th layer, each with a shared
+  // expert of intermediate_size; dense layers use intermediate_size_mlp. Layers with RoPE use
+  // chunked attention over attention_chunk_size; every fourth layer (no_rope_layers == 0) is a
+  // global NoPE layer. The QK norm is a weightless L2 norm.
+  int64_t expert_width = arch.intermediate;
+  arch.intermediate = reader.integer("intermediate_size_mlp", 1, kMaxHidden * 64, expert_width)
+                          .value_or(expert_width);
+  arch.moe_intermediate = expert_width;
+  arch.shared_intermediate = expert_width;
+  arch.qk_norm = false;
+  int64_t step = reader.integer("interleave_moe_layer_step", 1, kMaxLayers, 1).value_or(1);
+  for (int64_t i = 0; i < arch.n_layers; ++i) {
+    arch.layer_moe[static_cast<std::size_t>(i)] = arch.n_experts > 0 && (i + 1) % step == 0;
+  }
+  arch.chunk_size = reader.integer("attention_chunk_size", 0, kMaxContextTokens, 0).value_or(0);
+  auto no_rope = text.find("no_rope_layers");
+  for (int64_t i = 0; i < arch.n_layers; ++i) {
+    bool rope = (i + 1) % 4 != 0;
+    if (no_rope != text.end() && no_rope->is_array() &&
+        static_cast<int64_t>(no_rope->size()) > i) {
+      const auto& flag = (*no_rope)[static_cast<std::size_t>(i)];
+      rope = flag.is_number() && flag.get<double>() != 0.0;
+    }
+    arch.layer_attention[static_cast<std::size_t>(i)] =
+        rope && arch.chunk_size > 0 ? AttentionKind::chunked : AttentionKind::full;
+  }
+}
+
+std::set<int64_t> read_index_list(const nlohmann::json& text, const char* key) {
+  std::set<int64_t> out;
+  auto it = text.find(key);
+  if (it == text.end() || !it->is_array()) return out;
+  for (const auto& entry : *it) {
+    if (entry.is_number_integer()) out.insert(entry.get<int64_t>());
+  }
+  return out;
+}
+
+void read_moe(const nlohmann::json& text, JsonReader& reader, ArchConfig& arch) {
+  const std::string& type = arch.model_type;
+  arch.n_experts = first_integer(reader, {"num_experts", "num_local_experts", "n_routed_experts",
+                                          "moe_num_experts"},
+                                 0, kMaxExperts, 0).value_or(0);
+  if (arch.n_experts <= 0) return;
+  arch.n_experts_active = first_integer(reader, {"num_experts_per_tok", "experts_per_token",
+                                                 "moe_k", "num_experts_per_token"},
+                                        1, arch.n_experts, std::nullopt).value_or(1);
+  arch.moe_intermediate = first_integer(reader, {"moe_intermediate_size"}, 1, kMaxHidden * 64,
+                                        arch.intermediate).value_or(0);
+  int64_t n_shared = first_integer(reader, {"n_shared_experts", "num_shared_experts",
+                                            "moe_num_shared_experts"},
+                                   0, kMaxExperts, 0).value_or(0);
+  arch.shared_intermediate = n_shared * arch.moe_intermediate;
+  if (reader.has("shared_expert_intermediate_size")) {
+    arch.shared_intermediate =
+        reader.integer("shared_expert_intermediate_size", 0, kMaxHidden * 64).value_or(0);
+    arch.shared_expert_gate = arch.shared_intermediate > 0;
+  }
+  arch.router_bias = type == "gpt_oss";
+  arch.expert_bias = type == "gpt_oss";
+  arch.expert_score_bias = is_one_of(type, {"deepseek_v3", "kimi_k2", "glm4_moe"});
+
+  // Which layers are MoE. DeepSeek / GLM-4.5 (modeling_deepseek_v3.py): i >= first_k_dense_replace
+  // and i % moe_layer_freq == 0. Qwen2/3-MoE (modeling_qwen2_moe.py): i not in mlp_only_layers
+  // and (i + 1) % decoder_sparse_step == 0.
+  int64_t first_dense = reader.integer("first_k_dense_replace", 0, kMaxLayers, 0).value_or(0);
+  int64_t freq = reader.integer("moe_layer_freq", 1, kMaxLayers, 1).value_or(1);
+  int64_t step = reader.integer("decoder_sparse_step", 1, kMaxLayers, 1).value_or(1);
+  std::set<int64_t> dense_only = read_index_list(text, "mlp_only_layers");
+  for (int64_t i = 0; i < arch.n_layers; ++i) {
+    bool moe = i >= first_dense && i % freq == 0 && (i + 1) % step == 0 && !dense_only.count(i);
+    arch.layer_moe[static_cast<std::size_t>(i)] = moe;
+  }
+}
+
+void read_mla(JsonReader& reader, ArchConfig& arch) {
+  arch.mla = true;
+  arch.q_lora_rank = reader.integer("q_lora_rank", 0, kMaxHidden, 0).value_or(0);
+  arch.kv_lora_rank = reader.integer("kv_lora_rank", 1, kMaxHidden).value_or(0);
+  arch.qk_rope_head_dim = reader.integer("qk_rope_head_dim", 1, kMaxHidden).value_or(0);
+  arch.qk_nope_head_dim = reader.integer("qk_nope_head_dim", 0, kMaxHidden).value_or(0);
+  arch.v_head_dim = reader.integer("v_head_dim", 1, kMaxHidden).value_or(0);
+  arch.head_dim = arch.qk_nope_head_dim + arch.qk_rope_head_dim;
+  arch.n_kv_heads = arch.n_heads;
+  std::fill(arch.layer_attention.begin(), arch.layer_attention.end(), AttentionKind::mla);
+}
+
+void read_linear_attention(JsonReader& reader, ArchConfig& arch) {
+  // Qwen3-Next (modeling_qwen3_next.py): gated DeltaNet layers, a full-attention layer every
+  // full_attention_interval layers, and a sigmoid output gate folded into q_proj.
+  arch.linear_k_heads = reader.integer("linear_num_key_heads", 1, kMaxHeads).value_or(0);
+  arch.linear_v_heads = reader.integer("linear_num_value_heads", 1, kMaxHeads).value_or(0);
+  arch.linear_k_head_dim = reader.integer("linear_key_head_dim", 1, kMaxHidden).value_or(0);
+  arch.linear_v_head_dim = reader.integer("linear_value_head_dim", 1, kMaxHidden).value_or(0);
+  arch.linear_conv_kernel = reader.integer("linear_conv_kernel_dim", 1, 64, 4).value_or(4);
+  arch.attn_output_gate = true;
+  arch.qk_norm = true;
+  // The checkpoints ship one multi-token-prediction layer (mtp.* tensors) that the config does
+  // not declare; vLLM's Qwen3NextMTP defaults num_nextn_predict_layers to 1.
+  if (arch.mtp_layers == 0) arch.mtp_layers = 1;
+  int64_t interval = reader.integer("full_attention_interval", 1, kMaxLayers, 4).value_or(4);
+  for (int64_t i = 0; i < arch.n_layers; ++i) {
+    arch.layer_attention[static_cast<std::size_t>(i)] =
+        (i + 1) % interval == 0 ? AttentionKind::full : AttentionKind::linear;
+  }
+}
+
+void apply_family_conventions(const nlohmann::json& text, JsonReader& reader, ArchConfig& arch) {
+  const std::string& type = arch.model_type;
+  bool attention_bias = reader.boolean("attention_bias", false).value_or(false);
+  arch.qkv_bias = attention_bias || type == "qwen2" || type == "qwen2_moe";
+  arch.o_bias = attention_bias && is_one_of(type, {"llama", "mistral", "granite", "gpt_oss",
+                                                    "smollm3", "olmo2"});
+  if (reader.has("qkv_bias")) arch.qkv_bias = reader.boolean("qkv_bias").value_or(false);
+  arch.mlp_bias = reader.boolean("mlp_bias", false).value_or(false);
+  arch.qk_norm = is_one_of(type, {"qwen3", "qwen3_moe", "gemma3", "gemma3_text", "olmo2"}) ||
+                 reader.boolean("use_qk_norm", false).value_or(false);
+  arch.qk_norm_full_width = type == "olmo2";
+  if (is_one_of(type, {"gemma2", "gemma3", "gemma3_text"})) arch.norms_per_layer = 4;
+  if (type == "glm4") arch.norms_per_layer = 4;
+  if (type == "cohere" || type == "cohere2") {
+    arch.norms_per_layer = 1;  // parallel attention and MLP share one LayerNorm (no bias)
+  }
+  arch.fused_qkv = type == "phi3";
+  arch.attention_sinks = type == "gpt_oss";
+  if (type == "gemma" || type == "gemma2" || type == "gemma3" || type == "gemma3_text" ||
+      type == "cohere" || type == "cohere2") {
+    arch.tied = reader.boolean("tie_word_embeddings", true).value_or(true);
+  }
+  if (is_one_of(type, {"deepseek_v2", "deepseek_v3", "kimi_k2"})) read_mla(reader, arch);
+  if (type == "qwen3_next") read_linear_attention(reader, arch);
+  read_layer_types(text, reader.path(), arch, reader.issues());
+  if (arch.layer_attention.size() == static_cast<std::size_t>(arch.n_layers) &&
+      !text.contains("layer_types") && type != "qwen3_next" && !arch.mla) {
+    default_sliding_pattern(text, arch, reader);
+  }
+  read_moe(text, reader, arch);
+  if (type == "llama4") apply_llama4(text, reader, arch);
+}
+
+}  // namespace
+
+std::optional<ArchConfig> read_arch_config(const nlohmann::json& config, const std::string& path,
+                                           Issues& issues) {
+  JsonReader top(config, path, issues);
+  if (!top.valid()) return std::nullopt;
+  // Multimodal wrappers nest the language model under text_config (Gemma 3, Mistral 3, Llama 4).
+  const nlohmann::json* text = &config;
+  std::string text_path = path;
+  nlohmann::json nested_text;
+  if (const nlohmann::json* nested = top.object("text_config")) {
+    nested_text = with_defaults(*nested);
+    text = &nested_text;
+    text_path = json_pointer_append(path, "text_config");
+  }
+  JsonReader reader(*text, text_path, issues);
+
+  ArchConfig arch;
+  arch.model_type = top.string("model_type", 64, std::string("")).value_or("");
+  if (arch.model_type.empty()) {
+    arch.model_type = reader.string("model_type", 64, std::string("")).value_or("");
+  }
+  if (arch.model_type == "mistral3") arch.model_type = "mistral";
+  if (kKnownFamilies.count(arch.model_type) == 0) {
+    issues.warning("unknown_family", json_pointer_append(path, "model_type"),
+                   "Unknown model_type '" + arch.model_type.substr(0, 40) +
+                       "': computed as a generic decoder (RMSNorm, gated MLP, no biases, "
+                       "untied embeddings unless tie_word_embeddings says so).");
+  }
+
+  size_t errors_before = issues.list().size();
+  arch.hidden = first_integer(reader, {"hidden_size", "n_embd", "d_model"}, 1, kMaxHidden,
+                              std::nullopt).value_or(0);
+  arch.n_layers = first_integer(reader, {"num_hidden_layers", "n_layer", "num_layers"}, 1,
+                                kMaxLayers, std::nullopt).value_or(0);
+  arch.n_heads = first_integer(reader, {"num_attention_heads", "n_head"}, 1, kMaxHeads,
+                               std::nullopt).value_or(0);
+  arch.vocab = reader.integer("vocab_size", 1, kMaxVocab).value_or(0);
+  arch.intermediate = first_integer(reader, {"intermediate_size", "ffn_hidden_size"}, 1,
+                                    kMaxHidden * 64, std::nullopt).value_or(0);
+  if (issues.has_errors()) return std::nullopt;
+
+  arch.n_kv_heads = reader.integer("num_key_value_heads", 1, kMaxHeads, arch.n_heads)
+                        .value_or(arch.n_heads);
+  if (arch.n_heads % arch.n_kv_heads != 0) {
+    issues.error("heads_not_divisible", reader.path_of("num_key_value_heads"),
+                 "num_attention_heads (" + std::to_string(arch.n_heads) +
+                     ") must be a multiple of num_key_value_heads (" +
+                     std::to_string(arch.n_kv_heads) + ").");
+  }
+  // head_dim is explicit in many modern configs and need not equal hidden / heads (Gemma, Qwen3).
+  if (!reader.has("head_dim") && arch.hidden % arch.n_heads != 0) {
+    issues.error("head_dim_undefined", reader.path_of("head_dim"),
+                 "head_dim is absent and hidden_size is not a multiple of num_attention_heads.");
+  }
+  arch.head_dim = reader.integer("head_dim", 1, kMaxHidden, arch.hidden / arch.n_heads)
+                      .value_or(arch.hidden / arch.n_heads);
+  arch.v_head_dim = arch.head_dim;
+  arch.max_context = first_integer(reader, {"max_position_embeddings", "max_sequence_length",
+                                            "n_positions", "seq_length"},
+                                   1, int64_t{1} << 40, 4096).value_or(4096);
+  arch.max_context = std::min(arch.max_context, kMaxContextTokens);
+  arch.tied = top.has("tie_word_embeddings")
+                  ? top.boolean("tie_word_embeddings", false).value_or(false)
+                  : reader.boolean("tie_word_embeddings", false).value_or(false);
+  arch.sliding_window = reader.integer("sliding_window", 0, kMaxContextTokens, 0).value_or(0);
+  arch.layer_attention.assign(static_cast<std::size_t>(arch.n_layers), AttentionKind::full);
+  arch.layer_moe.assign(static_cast<std::size_t>(arch.n_layers), false);
+  arch.mtp_layers = first_integer(reader, {"num_nextn_predict_layers", "num_mtp_layers"}, 0, 16,
+                                  0).value_or(0);
+
+  apply_family_conventions(*text, reader, arch);
+  read_vision(config, path, arch, issues);
+  if (issues.list().size() > errors_before && issues.has_errors()) return std::nullopt;
+  return arch;
+}
+
+}  // namespace llmcalc

@@ -1,0 +1,93 @@
+// Internal: a config.json normalized into one flat description that the layer planner and the
+// tensor inventory read, whatever the family's key names and nesting.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "llmcalc/issues.h"
+#include "llmcalc/model.h"
+
+namespace llmcalc {
+
+struct VisionConfig {
+  std::string kind;  // "siglip" (Gemma 3) or "llama4"
+  int64_t hidden = 0;
+  int64_t intermediate = 0;
+  int64_t n_layers = 0;
+  int64_t image_size = 0;
+  int64_t patch_size = 0;
+  int64_t channels = 3;
+  int64_t projector_out = 0;  // text hidden size the projector maps into
+  int64_t adapter_in = 0;     // Llama 4 pixel-shuffle MLP: input width
+  int64_t adapter_mid = 0;    // Llama 4: projector_input_dim
+  int64_t adapter_out = 0;    // Llama 4: projector_output_dim (= vision_output_dim)
+};
+
+struct ArchConfig {
+  std::string model_type;
+  int64_t hidden = 0;
+  int64_t n_layers = 0;
+  int64_t n_heads = 0;
+  int64_t n_kv_heads = 0;
+  int64_t head_dim = 0;     // query/key head dim
+  int64_t v_head_dim = 0;   // value head dim
+  int64_t vocab = 0;
+  int64_t intermediate = 0;  // dense FFN width
+  int64_t max_context = 0;
+  bool tied = false;
+
+  bool qkv_bias = false;
+  bool o_bias = false;
+  bool mlp_bias = false;
+  bool qk_norm = false;            // per-head RMSNorm on q and k (width head_dim)
+  bool qk_norm_full_width = false;  // OLMo 2: norm over the whole q / k projection
+  bool norm_bias = false;          // LayerNorm with bias rather than RMSNorm
+  int norms_per_layer = 2;
+  bool gated_mlp = true;
+  bool fused_qkv = false;
+  bool attention_sinks = false;
+  bool attn_output_gate = false;   // Qwen3-Next: q_proj also emits a sigmoid gate
+
+  int64_t sliding_window = 0;
+  int64_t chunk_size = 0;
+  std::vector<AttentionKind> layer_attention;  // one per layer
+
+  int64_t n_experts = 0;
+  int64_t n_experts_active = 0;
+  int64_t moe_intermediate = 0;
+  int64_t shared_intermediate = 0;
+  bool shared_expert_gate = false;  // Qwen2-MoE style scalar gate on the shared expert
+  bool router_bias = false;
+  bool expert_bias = false;         // gpt-oss: biases on expert projections
+  bool expert_score_bias = false;   // DeepSeek V3: e_score_correction_bias
+  std::vector<bool> layer_moe;      // one per layer
+
+  bool mla = false;
+  int64_t q_lora_rank = 0;
+  int64_t kv_lora_rank = 0;
+  int64_t qk_rope_head_dim = 0;
+  int64_t qk_nope_head_dim = 0;
+  int64_t mtp_layers = 0;
+
+  int64_t linear_k_heads = 0;
+  int64_t linear_v_heads = 0;
+  int64_t linear_k_head_dim = 0;
+  int64_t linear_v_head_dim = 0;
+  int64_t linear_conv_kernel = 0;
+
+  std::optional<VisionConfig> vision;
+};
+
+std::optional<ArchConfig> read_arch_config(const nlohmann::json& config, const std::string& path,
+                                           Issues& issues);
+
+std::vector<LayerSpec> plan_layers(const ArchConfig& arch);
+std::vector<TensorSpec> tensor_inventory(const ArchConfig& arch);
+ParamCounts count_params(const std::vector<TensorSpec>& tensors, const ArchConfig& arch);
+
+}  // namespace llmcalc

@@ -1,0 +1,73 @@
+// Parses the embedded data/ files into the catalog, once.
+#include "llmcalc/catalog.h"
+
+#include <stdexcept>
+
+#include "llmcalc/embedded_data.h"
+
+namespace llmcalc {
+namespace {
+
+bool starts_with(const std::string& text, const char* prefix) {
+  return text.rfind(prefix, 0) == 0;
+}
+
+}  // namespace
+
+const Catalog& Catalog::instance() {
+  static const Catalog catalog;
+  return catalog;
+}
+
+Catalog::Catalog() {
+  for (const EmbeddedFile& file : embedded_data_files()) {
+    std::string path = file.path;
+    nlohmann::json record = nlohmann::json::parse(file.content);
+    if (starts_with(path, "models/")) {
+      std::string id = record.at("id").get<std::string>();
+      model_index_[id] = models_.size();
+      models_.push_back({id, std::move(record)});
+    } else if (starts_with(path, "devices/")) {
+      std::string id = record.at("id").get<std::string>();
+      device_index_[id] = devices_.size();
+      devices_.push_back({id, std::move(record)});
+    } else if (path == "config_defaults.json") {
+      for (const auto& [model_type, entry] : record.at("defaults").items()) {
+        config_defaults_[model_type] = entry.at("values");
+      }
+    } else if (path == "formats/ggml_types.json") {
+      for (const auto& type : record.at("types")) {
+        GgmlType t{type.at("name").get<std::string>(), type.at("block_elements").get<int64_t>(),
+                   type.at("type_size_bytes").get<int64_t>()};
+        ggml_index_[t.name] = ggml_types_.size();
+        ggml_types_.push_back(t);
+      }
+    }
+  }
+}
+
+const CatalogModel* Catalog::find_model(const std::string& id) const {
+  auto it = model_index_.find(id);
+  return it == model_index_.end() ? nullptr : &models_[it->second];
+}
+
+const CatalogDevice* Catalog::find_device(const std::string& id) const {
+  auto it = device_index_.find(id);
+  return it == device_index_.end() ? nullptr : &devices_[it->second];
+}
+
+const GgmlType* Catalog::find_ggml_type(const std::string& name) const {
+  auto it = ggml_index_.find(name);
+  return it == ggml_index_.end() ? nullptr : &ggml_types_[it->second];
+}
+
+}  // namespace llmcalc
+
+namespace llmcalc {
+
+const nlohmann::json* Catalog::config_defaults(const std::string& model_type) const {
+  auto it = config_defaults_.find(model_type);
+  return it == config_defaults_.end() ? nullptr : &it->second;
+}
+
+}  // namespace llmcalc

@@ -1,0 +1,286 @@
+// Reproduces llama.cpp's quantizer type choice, written from reading src/llama-quant.cpp at
+// commit 007dbbf3 (llama_tensor_get_type_impl, llama_ftype_get_default_type,
+// tensor_type_fallback); summarized in tests/data/llama_cpp_quant_rules.md. No imatrix assumed.
+#include "gguf_quant_mix.h"
+
+#include <algorithm>
+#include <map>
+
+#include "llmcalc/catalog.h"
+
+namespace llmcalc {
+namespace {
+
+struct FileType {
+  const char* name;
+  const char* default_type;
+};
+
+// llama_model_quantize_impl: default type per ftype.
+const FileType kFileTypes[] = {
+    {"F32", "F32"},         {"F16", "F16"},         {"BF16", "BF16"},
+    {"Q4_0", "Q4_0"},       {"Q4_1", "Q4_1"},       {"Q5_0", "Q5_0"},
+    {"Q5_1", "Q5_1"},       {"Q8_0", "Q8_0"},       {"Q2_K", "Q2_K"},
+    {"Q2_K_S", "Q2_K"},     {"Q3_K_S", "Q3_K"},     {"Q3_K_M", "Q3_K"},
+    {"Q3_K_L", "Q3_K"},     {"Q4_K_S", "Q4_K"},     {"Q4_K_M", "Q4_K"},
+    {"Q5_K_S", "Q5_K"},     {"Q5_K_M", "Q5_K"},     {"Q6_K", "Q6_K"},
+    {"IQ1_S", "IQ1_S"},     {"IQ1_M", "IQ1_M"},     {"IQ2_XXS", "IQ2_XXS"},
+    {"IQ2_XS", "IQ2_XS"},   {"IQ2_S", "IQ2_XS"},    {"IQ2_M", "IQ2_S"},
+    {"IQ3_XXS", "IQ3_XXS"}, {"IQ3_XS", "IQ3_S"},    {"IQ3_S", "IQ3_S"},
+    {"IQ3_M", "IQ3_S"},     {"IQ4_NL", "IQ4_NL"},   {"IQ4_XS", "IQ4_XS"},
+    {"TQ1_0", "TQ1_0"},     {"TQ2_0", "TQ2_0"},     {"MXFP4_MOE", "MXFP4"},
+};
+
+// Community variants that keep token_embd and output at Q8_0 (llama-quantize
+// --token-embedding-type q8_0 --output-tensor-type q8_0), named as bartowski's GGUF repositories
+// name them ("Uses Q8_0 for embed and output weights"): variant -> base file type.
+const std::map<std::string, std::string> kQ8EdgeVariants = {
+    {"Q2_K_L", "Q2_K"}, {"Q3_K_XL", "Q3_K_L"}, {"Q4_K_L", "Q4_K_M"},
+    {"Q5_K_L", "Q5_K_M"}, {"Q6_K_L", "Q6_K"}};
+
+bool is(const std::string& ftype, std::initializer_list<const char*> names) {
+  for (const char* name : names) {
+    if (ftype == name) return true;
+  }
+  return false;
+}
+
+// llama-quant.cpp use_more_bits: first and last eighth, and every third layer between.
+bool use_more_bits(int64_t i_layer, int64_t n_layers) {
+  return i_layer < n_layers / 8 || i_layer >= 7 * n_layers / 8 || (i_layer - n_layers / 8) % 3 == 2;
+}
+
+struct QuantState {
+  int64_t n_gqa = 1;
+  int64_t n_expert = 0;
+  bool is_70b = false;
+  bool has_output = true;
+  int64_t n_attention_wv = 0;
+  int64_t n_ffn_down = 0;
+  int64_t i_attention_wv = 0;
+  int64_t i_ffn_down = 0;
+};
+
+bool contains(const std::string& name, const char* part) {
+  return name.find(part) != std::string::npos;
+}
+
+std::string choose(const std::string& ftype, const std::string& base_type, const TensorSpec& t,
+                   QuantState& qs, int64_t n_layers) {
+  std::string type = base_type;
+  const std::string& name = t.name;
+  bool is_output = t.role == TensorRole::output || (!qs.has_output && t.role == TensorRole::token_embd);
+  bool iq_low = is(ftype, {"IQ2_XXS", "IQ2_XS", "IQ1_S", "IQ2_S", "IQ2_M", "IQ1_M"});
+  if (is_output) {
+    const GgmlType* chosen = Catalog::instance().find_ggml_type(type);
+    if (ftype == "MXFP4_MOE" || (chosen && t.ne0 % chosen->block_elements != 0)) return "Q8_0";
+    if (iq_low || ftype == "IQ3_XXS") return "Q5_K";
+    return type != "Q8_0" ? "Q6_K" : type;
+  }
+  // attn_v-like: attn_v, the fused attn_qkv and MLA's attn_kv_b share the attn_v rules.
+  bool v_like = t.role == TensorRole::attn_v || t.role == TensorRole::attn_qkv ||
+                t.role == TensorRole::attn_kv_b;
+  if (ftype == "MXFP4_MOE") return t.ne2 > 1 ? "MXFP4" : "Q8_0";
+  if (t.role == TensorRole::token_embd) {
+    if (is(ftype, {"IQ2_XXS", "IQ2_XS", "IQ1_S", "IQ1_M"})) return "Q2_K";
+    if (is(ftype, {"IQ2_S", "IQ2_M", "IQ3_XXS"})) return "IQ3_S";
+    if (is(ftype, {"TQ1_0", "TQ2_0"})) return "Q4_K";
+    return type;
+  }
+  if (iq_low) {
+    if (v_like) {
+      type = (qs.n_gqa >= 4 || qs.n_expert >= 4) ? "Q4_K"
+             : is(ftype, {"IQ2_S", "IQ2_M"})     ? "IQ3_S"
+                                                  : "Q2_K";
+      ++qs.i_attention_wv;
+    } else if (qs.n_expert == 8 && contains(name, "attn_k.weight")) {
+      type = "Q4_K";
+    } else if (contains(name, "ffn_down")) {
+      if (qs.i_ffn_down < qs.n_ffn_down / 8) type = is(ftype, {"IQ2_S", "IQ2_M"}) ? "IQ3_S" : "Q2_K";
+      ++qs.i_ffn_down;
+    } else if (contains(name, "attn_output.weight")) {
+      if (qs.n_expert == 8) {
+        type = "Q5_K";
+      } else if (is(ftype, {"IQ1_S", "IQ1_M"})) {
+        type = "IQ2_XXS";
+      } else if (is(ftype, {"IQ2_S", "IQ2_M"})) {
+        type = "IQ3_S";
+      }
+    }
+    return type;
+  }
+  if (v_like) {
+    if (ftype == "Q2_K") {
+      type = qs.n_gqa >= 4 ? "Q4_K" : "Q3_K";
+    } else if (ftype == "Q2_K_S" && qs.n_gqa >= 4) {
+      type = "Q4_K";
+    } else if (ftype == "IQ3_XXS") {
+      type = qs.n_gqa >= 4 ? "Q4_K" : "IQ3_S";  // without an imatrix
+    } else if (is(ftype, {"IQ3_XS", "IQ3_S"}) && qs.n_gqa >= 4) {
+      type = "Q4_K";
+    } else if (ftype == "IQ3_M") {
+      type = "Q4_K";
+    } else if (ftype == "Q3_K_M") {
+      type = qs.i_attention_wv < 2 ? "Q5_K" : "Q4_K";
+    } else if (ftype == "Q3_K_L") {
+      type = "Q5_K";
+    } else if (is(ftype, {"IQ4_NL", "IQ4_XS"}) && qs.n_gqa >= 4) {
+      type = "Q5_K";
+    } else if (is(ftype, {"Q4_K_M", "Q5_K_M"}) && use_more_bits(qs.i_attention_wv, qs.n_attention_wv)) {
+      type = "Q6_K";
+    } else if (ftype == "Q4_K_S" && qs.i_attention_wv < 4) {
+      type = "Q5_K";
+    }
+    if (qs.is_70b && (type == "Q3_K" || type == "Q4_K")) type = "Q5_K";
+    if (qs.n_expert == 8) type = "Q8_0";
+    ++qs.i_attention_wv;
+  } else if (contains(name, "attn_k.weight")) {
+    if (qs.n_expert == 8) {
+      type = "Q8_0";
+    } else if (ftype == "IQ3_XS") {
+      type = "IQ3_XXS";
+    } else if (ftype == "IQ3_XXS") {
+      type = "IQ2_S";
+    }
+  } else if (contains(name, "attn_q.weight")) {
+    if (ftype == "IQ3_XS") {
+      type = "IQ3_XXS";
+    } else if (ftype == "IQ3_XXS") {
+      type = "IQ2_S";
+    }
+  } else if (contains(name, "ffn_down")) {
+    // With experts, layer_info() reads the layer from the tensor name.
+    int64_t i_layer = qs.n_expert > 1 ? t.layer : qs.i_ffn_down;
+    int64_t n_layer = qs.n_expert > 1 ? n_layers : qs.n_ffn_down;
+    if (ftype == "Q2_K") {
+      type = "Q3_K";
+    } else if (ftype == "Q2_K_S") {
+      if (i_layer < n_layer / 8) type = "Q4_K";
+    } else if (ftype == "IQ3_XXS") {
+      type = i_layer < n_layer / 8 ? "Q4_K" : "Q3_K";
+    } else if (ftype == "Q3_K_M") {
+      type = i_layer < n_layer / 16 ? "Q5_K" : "Q4_K";
+    } else if (ftype == "IQ3_M" &&
+               (i_layer < n_layer / 8 || (qs.n_expert == 8 && use_more_bits(i_layer, n_layer)))) {
+      type = "Q4_K";
+    } else if (ftype == "Q3_K_L") {
+      type = "Q5_K";
+    } else if (ftype == "Q4_K_M") {
+      if (use_more_bits(i_layer, n_layer)) type = "Q6_K";
+    } else if (i_layer < n_layer / 8 && is(ftype, {"IQ4_NL", "IQ4_XS"})) {
+      type = "Q5_K";
+    } else if (ftype == "Q5_K_M" && use_more_bits(i_layer, n_layer)) {
+      type = "Q6_K";
+    } else if (ftype == "Q4_K_S" && i_layer < n_layer / 8) {
+      type = "Q5_K";
+    }
+    ++qs.i_ffn_down;
+  } else if (contains(name, "attn_output.weight")) {
+    if (qs.n_expert == 8) {
+      if (is(ftype, {"Q2_K", "IQ3_XS", "IQ3_XXS", "Q3_K_S", "Q3_K_M", "IQ4_NL", "Q4_K_S",
+                     "Q4_K_M", "IQ3_S", "IQ3_M", "IQ4_XS"})) {
+        type = "Q5_K";
+      }
+    } else if (ftype == "Q2_K") {
+      type = "Q3_K";
+    } else if (ftype == "IQ3_XXS") {
+      type = "IQ3_S";
+    } else if (ftype == "Q3_K_M") {
+      type = "Q4_K";
+    } else if (ftype == "Q3_K_L") {
+      type = "Q5_K";
+    } else if (ftype == "IQ3_M") {
+      type = "Q4_K";
+    }
+  } else if ((contains(name, "ffn_gate") || contains(name, "ffn_up")) && ftype == "IQ3_XS") {
+    int64_t i_layer = t.layer;
+    if (i_layer >= n_layers / 8 && i_layer < 7 * n_layers / 8) type = "IQ3_XXS";
+  }
+  return type;
+}
+
+// Rows whose length is not a multiple of the block fall back (llama-quant.cpp, after the rules).
+std::string apply_row_fallback(const std::string& type, int64_t ne0) {
+  const Catalog& catalog = Catalog::instance();
+  const GgmlType* chosen = catalog.find_ggml_type(type);
+  if (!chosen || ne0 % chosen->block_elements == 0) return type;
+  static const std::map<std::string, std::string> kFallback = {
+      {"TQ1_0", "Q4_0"},    {"TQ2_0", "Q4_0"},    {"IQ2_XXS", "IQ4_NL"}, {"IQ2_XS", "IQ4_NL"},
+      {"IQ2_S", "IQ4_NL"},  {"IQ3_XXS", "IQ4_NL"}, {"IQ3_S", "IQ4_NL"},  {"IQ1_S", "IQ4_NL"},
+      {"IQ1_M", "IQ4_NL"},  {"Q2_K", "Q4_0"},     {"Q3_K", "Q4_0"},     {"IQ4_XS", "IQ4_NL"},
+      {"Q4_K", "Q5_0"},     {"Q5_K", "Q5_1"},     {"Q6_K", "Q8_0"}};
+  auto it = kFallback.find(type);
+  std::string fallback = it == kFallback.end() ? "F16" : it->second;
+  const GgmlType* fallback_type = catalog.find_ggml_type(fallback);
+  if (!fallback_type || ne0 % fallback_type->block_elements != 0) return "F16";
+  return fallback;
+}
+
+// Tensors llama-quantize leaves as converted: 1-D tensors (norms, biases, sinks) are F32, and so
+// is the MoE router (ffn_gate_inp) and the conv1d of recurrent layers.
+bool kept_unquantized(const TensorSpec& t) {
+  return t.ne1 == 1 || t.role == TensorRole::norm || t.role == TensorRole::bias ||
+         t.role == TensorRole::ffn_gate_inp || t.role == TensorRole::ffn_gate_inp_shexp ||
+         t.role == TensorRole::attn_sinks || t.role == TensorRole::ssm_conv ||
+         t.role == TensorRole::ssm_small;
+}
+
+}  // namespace
+
+const std::vector<std::string>& gguf_file_types() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    for (const FileType& f : kFileTypes) out.emplace_back(f.name);
+    for (const auto& variant : kQ8EdgeVariants) out.push_back(variant.first);
+    return out;
+  }();
+  return names;
+}
+
+std::vector<std::string> gguf_tensor_types(const ModelSpec& model, const std::string& requested) {
+  std::string ftype = requested;
+  auto variant = kQ8EdgeVariants.find(requested);
+  bool q8_edges = variant != kQ8EdgeVariants.end();
+  if (q8_edges) ftype = variant->second;
+  std::string base_type;
+  for (const FileType& f : kFileTypes) {
+    if (ftype == f.name) base_type = f.default_type;
+  }
+  QuantState qs;
+  if (!model.layers.empty() && model.layers[0].attention.n_kv_heads > 0) {
+    qs.n_gqa = model.layers[0].attention.n_q_heads / model.layers[0].attention.n_kv_heads;
+  }
+  for (const LayerSpec& layer : model.layers) qs.n_expert = std::max(qs.n_expert, layer.mlp.n_experts);
+  qs.is_70b = model.n_layers == 80 && (model.model_type == "llama" || model.model_type == "qwen2");
+  qs.has_output = !model.tied_embeddings;
+  qs.n_ffn_down = model.n_layers;
+  for (const TensorSpec& t : model.tensors) {
+    if (t.part != ModelPart::text) continue;
+    if (t.role == TensorRole::attn_v || t.role == TensorRole::attn_qkv ||
+        t.role == TensorRole::attn_kv_b) {
+      ++qs.n_attention_wv;
+    }
+  }
+  bool full_precision = is(ftype, {"F32", "F16", "BF16"});
+  std::vector<std::string> types;
+  types.reserve(model.tensors.size());
+  for (const TensorSpec& t : model.tensors) {
+    if (t.part != ModelPart::text) {
+      types.emplace_back();
+      continue;
+    }
+    if (kept_unquantized(t)) {
+      types.emplace_back("F32");
+      continue;
+    }
+    std::string type = full_precision ? base_type
+                                      : apply_row_fallback(
+                                            choose(ftype, base_type, t, qs, model.n_layers), t.ne0);
+    bool edge = t.role == TensorRole::token_embd || t.role == TensorRole::output;
+    if (q8_edges && edge) type = "Q8_0";
+    types.push_back(type);
+  }
+  return types;
+}
+
+}  // namespace llmcalc

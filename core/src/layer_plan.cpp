@@ -1,0 +1,49 @@
+// Per-layer attention and MLP geometry from ArchConfig: what the KV-cache and speed models read.
+#include "arch_config.h"
+
+namespace llmcalc {
+
+std::vector<LayerSpec> plan_layers(const ArchConfig& arch) {
+  std::vector<LayerSpec> layers;
+  layers.reserve(static_cast<std::size_t>(arch.n_layers));
+  for (int64_t i = 0; i < arch.n_layers; ++i) {
+    auto index = static_cast<std::size_t>(i);
+    LayerSpec layer;
+    AttentionGeometry& attention = layer.attention;
+    attention.kind = arch.layer_attention[index];
+    attention.n_q_heads = arch.n_heads;
+    attention.n_kv_heads = arch.n_kv_heads;
+    attention.head_dim_k = arch.head_dim;
+    attention.head_dim_v = arch.v_head_dim;
+    if (attention.kind == AttentionKind::sliding) attention.window_tokens = arch.sliding_window;
+    if (attention.kind == AttentionKind::chunked) attention.window_tokens = arch.chunk_size;
+    if (attention.kind == AttentionKind::mla) {
+      attention.kv_lora_rank = arch.kv_lora_rank;
+      attention.qk_rope_head_dim = arch.qk_rope_head_dim;
+    }
+    if (attention.kind == AttentionKind::linear) {
+      // Gated DeltaNet state per sequence: a k_dim x v_dim matrix per value head, plus the
+      // causal-conv window of (kernel - 1) past inputs over q, k and v channels.
+      int64_t key_dim = arch.linear_k_heads * arch.linear_k_head_dim;
+      int64_t value_dim = arch.linear_v_heads * arch.linear_v_head_dim;
+      attention.n_q_heads = arch.linear_v_heads;
+      attention.n_kv_heads = 0;
+      attention.state_elements_per_seq =
+          arch.linear_v_heads * arch.linear_k_head_dim * arch.linear_v_head_dim +
+          (arch.linear_conv_kernel - 1) * (2 * key_dim + value_dim);
+    }
+    MlpGeometry& mlp = layer.mlp;
+    mlp.moe = arch.layer_moe[index];
+    mlp.intermediate = mlp.moe ? 0 : arch.intermediate;
+    if (mlp.moe) {
+      mlp.n_experts = arch.n_experts;
+      mlp.n_experts_active = arch.n_experts_active;
+      mlp.expert_intermediate = arch.moe_intermediate;
+      mlp.shared_intermediate = arch.shared_intermediate;
+    }
+    layers.push_back(layer);
+  }
+  return layers;
+}
+
+}  // namespace llmcalc

@@ -1,0 +1,131 @@
+// Request validation and defaults: model (catalog id or inline config), format, KV type, sizes,
+// engine, hardware and assumptions.
+#include "llmcalc/scenario.h"
+
+#include <set>
+
+#include "llmcalc/catalog.h"
+#include "llmcalc/json_reader.h"
+#include "llmcalc/weights.h"
+
+namespace llmcalc {
+namespace {
+
+const std::set<std::string> kEngines = {"llama.cpp", "ollama", "vllm", "sglang", "mlx",
+                                        "transformers"};
+
+bool resolve_model(const nlohmann::json& request, Scenario& s, Issues& issues) {
+  auto it = request.find("model");
+  if (it == request.end() || it->is_null()) {
+    s.model_id = "llama-3.1-8b";
+  } else if (it->is_string()) {
+    s.model_id = it->get<std::string>();
+  } else if (it->is_object()) {
+    s.model_id = "custom";
+    s.model_name = "Custom model";
+    auto built = build_model(*it, "/model", issues);
+    if (!built) return false;
+    s.model = std::move(*built);
+    return true;
+  } else {
+    issues.error("bad_model", "/model", "model must be a catalog id or a config.json object.");
+    return false;
+  }
+  const CatalogModel* entry = Catalog::instance().find_model(s.model_id);
+  if (!entry) {
+    issues.error("unknown_model", "/model",
+                 "No model with id '" + s.model_id.substr(0, 60) + "' in the catalog.");
+    return false;
+  }
+  s.model_name = entry->record.value("name", s.model_id);
+  auto built = build_model(entry->config(), "/model", issues);
+  if (!built) return false;
+  s.model = std::move(*built);
+  return true;
+}
+
+}  // namespace
+
+std::optional<Scenario> resolve_scenario(const nlohmann::json& request, Issues& issues) {
+  JsonReader reader(request, "", issues);
+  if (!reader.valid()) return std::nullopt;
+  Scenario s;
+  bool model_ok = resolve_model(request, s, issues);
+
+  s.weights = reader.string("weights", 32, s.weights).value_or(s.weights);
+  std::string kv_name = reader.string("kv_cache", 16, std::string("f16")).value_or("f16");
+  if (auto kv = find_kv_type(kv_name)) {
+    s.kv_type = *kv;
+  } else {
+    issues.error("unknown_kv_type", "/kv_cache", "kv_cache must be f16, bf16, fp8, q8_0 or q4_0.");
+  }
+  s.context_tokens = reader.integer("context_tokens", 1, kMaxContextTokens, s.context_tokens)
+                         .value_or(s.context_tokens);
+  s.prompt_tokens = reader.integer("prompt_tokens", 1, kMaxContextTokens,
+                                   std::min<int64_t>(512, s.context_tokens))
+                        .value_or(s.prompt_tokens);
+  s.batch = reader.integer("batch", 1, kMaxBatch, 1).value_or(1);
+  s.devices = reader.integer("devices", 1, kMaxDevices, 1).value_or(1);
+  s.engine.engine = reader.string("engine", 16, std::string("llama.cpp")).value_or("llama.cpp");
+  if (!kEngines.count(s.engine.engine)) {
+    issues.error("unknown_engine", "/engine",
+                 "engine must be llama.cpp, ollama, vllm, sglang, mlx or transformers.");
+  }
+  s.engine.flash_attention = reader.boolean("flash_attention", true).value_or(true);
+  s.engine.ubatch_tokens = reader.integer("ubatch", 1, 65536, 512).value_or(512);
+  s.engine.gpu_memory_utilization =
+      reader.number("gpu_memory_utilization", 0.05, 1.0, 0.9).value_or(0.9);
+
+  auto hardware_it = request.find("hardware");
+  nlohmann::json default_hardware = "rtx-4090";
+  const nlohmann::json& hardware_value =
+      hardware_it == request.end() || hardware_it->is_null() ? default_hardware : *hardware_it;
+  std::optional<Hardware> hardware = resolve_hardware(hardware_value, "/hardware", issues);
+  if (hardware) s.hardware = *hardware;
+
+  s.speed = default_speed_assumptions(s.hardware.backend, s.engine.engine);
+  if (const nlohmann::json* assumptions = reader.object("assumptions")) {
+    JsonReader a(*assumptions, "/assumptions", issues);
+    s.speed.bandwidth_efficiency =
+        a.number("bandwidth_efficiency", 0.01, 1.0, s.speed.bandwidth_efficiency).value_or(0.7);
+    s.speed.compute_efficiency =
+        a.number("compute_efficiency", 0.01, 1.0, s.speed.compute_efficiency).value_or(0.5);
+    s.engine.reserved_bytes = static_cast<int64_t>(
+        a.number("reserved_bytes", 0, 1e12, static_cast<double>(s.engine.reserved_bytes))
+            .value_or(0));
+  }
+  if (issues.has_errors() || !model_ok || !hardware) return std::nullopt;
+
+  if (s.context_tokens > s.model.max_context_tokens) {
+    issues.warning("context_above_native", "/context_tokens",
+                   "Context is above the model's native maximum of " +
+                       std::to_string(s.model.max_context_tokens) + " tokens.");
+  }
+  if (s.prompt_tokens > s.context_tokens) {
+    issues.warning("prompt_above_context", "/prompt_tokens",
+                   "The prompt is longer than the context; it is treated as the context.");
+    s.prompt_tokens = s.context_tokens;
+  }
+  return s;
+}
+
+nlohmann::json scenario_json(const Scenario& s) {
+  return {{"model", s.model_id},
+          {"weights", s.weights},
+          {"kv_cache", s.kv_type.name},
+          {"context_tokens", s.context_tokens},
+          {"prompt_tokens", s.prompt_tokens},
+          {"batch", s.batch},
+          {"engine", s.engine.engine},
+          {"hardware", s.hardware.id},
+          {"devices", s.devices},
+          {"flash_attention", s.engine.flash_attention},
+          {"ubatch", s.engine.ubatch_tokens},
+          {"gpu_memory_utilization", s.engine.gpu_memory_utilization},
+          {"assumptions", {{"bandwidth_efficiency", s.speed.bandwidth_efficiency},
+                           {"compute_efficiency", s.speed.compute_efficiency},
+                           {"reserved_bytes", s.engine.reserved_bytes},
+                           {"comfortable_fraction", s.engine.comfortable_fraction}}}};
+}
+
+}  // namespace llmcalc

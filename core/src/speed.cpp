@@ -1,0 +1,138 @@
+// Roofline speed model. Decode reads every active weight once per step (routed experts: only
+// the selected ones; token embeddings: one row) plus the attended KV; prefill is compute-bound
+// at 2 FLOPs per active weight per token plus attention (Kaplan et al. 2020, Table 1).
+#include "llmcalc/speed.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "llmcalc/embedded_data.h"
+
+namespace llmcalc {
+namespace {
+
+// Attention FLOPs per token at `context` tokens: QK^T and AV, 2 FLOPs per multiply-add each.
+double attention_flops_per_token(const ModelSpec& model, int64_t context) {
+  double flops = 0;
+  for (const LayerSpec& layer : model.layers) {
+    const AttentionGeometry& a = layer.attention;
+    int64_t span = context;
+    if (a.kind == AttentionKind::sliding || a.kind == AttentionKind::chunked) {
+      span = std::min(context, a.window_tokens);
+    }
+    if (a.kind == AttentionKind::linear || a.kind == AttentionKind::ssm ||
+        a.kind == AttentionKind::none) {
+      continue;
+    }
+    flops += 2.0 * static_cast<double>(a.n_q_heads) * static_cast<double>(span) *
+             static_cast<double>(a.head_dim_k + a.head_dim_v);
+  }
+  return flops;
+}
+
+// Bytes of KV read per decoded token at `context` (each layer reads what it attends to).
+double kv_read_bytes(const ModelSpec& model, const KvType& type, int64_t context) {
+  KvRequest request;
+  request.context_tokens = context;
+  request.llama_cpp_layout = false;
+  return static_cast<double>(kv_cache_bytes(model, type, request).total_bytes);
+}
+
+}  // namespace
+
+SpeedAssumptions default_speed_assumptions(const std::string& backend, const std::string& engine) {
+  static const nlohmann::json calibration = [] {
+    for (const EmbeddedFile& file : embedded_data_files()) {
+      if (std::string(file.path) == "speed_calibration.json") return nlohmann::json::parse(file.content);
+    }
+    return nlohmann::json::object();
+  }();
+  SpeedAssumptions a;
+  auto backends = calibration.find("backends");
+  if (backends == calibration.end()) return a;
+  std::string key = backend;
+  if (engine == "vllm" || engine == "sglang") key = backend + "/server";
+  auto entry = backends->find(key);
+  if (entry == backends->end()) entry = backends->find(backend);
+  if (entry == backends->end()) return a;
+  a.bandwidth_efficiency = entry->value("bandwidth_efficiency", a.bandwidth_efficiency);
+  a.compute_efficiency = entry->value("compute_efficiency", a.compute_efficiency);
+  a.per_token_overhead_s = entry->value("per_token_overhead_s", a.per_token_overhead_s);
+  a.band_fraction = entry->value("band_fraction", a.band_fraction);
+  return a;
+}
+
+SpeedEstimate estimate_speed(const ModelSpec& model, const WeightPlan& weights,
+                             const Hardware& hardware, const SpeedRequest& request) {
+  SpeedEstimate out;
+  const SpeedAssumptions& a = request.assumptions;
+  double devices = static_cast<double>(std::max<int64_t>(1, request.devices));
+  double batch = static_cast<double>(std::max<int64_t>(1, request.batch));
+
+  // Weights read per decode step: everything but unselected experts and the embedding table
+  // (one row per token). With a batch, more distinct experts are touched, up to all of them.
+  double embd_row = model.vocab_size > 0 ? static_cast<double>(weights.token_embd_bytes) /
+                                               static_cast<double>(model.vocab_size)
+                                         : 0.0;
+  double expert_share = weights.expert_bytes > 0
+                            ? std::min(1.0, static_cast<double>(weights.active_expert_bytes) /
+                                                static_cast<double>(weights.expert_bytes) * batch)
+                            : 0.0;
+  double weight_bytes = static_cast<double>(weights.text_bytes - weights.token_embd_bytes -
+                                            weights.expert_bytes) +
+                        expert_share * static_cast<double>(weights.expert_bytes) + embd_row * batch;
+  double kv_bytes = kv_read_bytes(model, request.kv_type, request.context_tokens) * batch;
+  out.bytes_per_token = (weight_bytes + kv_bytes) / batch;
+
+  double active_matmul_params = static_cast<double>(model.params.active - model.params.embedding);
+  out.flops_per_token = 2.0 * active_matmul_params +
+                        attention_flops_per_token(model, request.context_tokens);
+
+  double bandwidth = hardware.memory_bandwidth_bytes_per_s * a.bandwidth_efficiency * devices;
+  double compute = hardware.fp16_flops_per_s * a.compute_efficiency * devices;
+  double memory_time = (weight_bytes + kv_bytes) / bandwidth;
+  double compute_time = compute > 0 ? out.flops_per_token * batch / compute : 0.0;
+  // Tensor parallel: two all-reduces of the hidden state per layer (Megatron-LM, Shoeybi 2019).
+  double comm_time = 0;
+  if (devices > 1 && hardware.interconnect_bytes_per_s > 0) {
+    double bytes = 2.0 * static_cast<double>(model.n_layers) * static_cast<double>(model.hidden_size) *
+                   2.0 * batch * 2.0 * (devices - 1) / devices;
+    comm_time = bytes / hardware.interconnect_bytes_per_s + 2.0 * static_cast<double>(model.n_layers) * 10e-6;
+  }
+  double step = std::max(memory_time, compute_time) + comm_time + a.per_token_overhead_s;
+  out.bound = compute_time > memory_time ? "compute" : "memory";
+  out.decode_tokens_per_s = 1.0 / step;
+  out.decode_aggregate_tokens_per_s = batch / step;
+  out.decode_low = out.decode_tokens_per_s * (1.0 - a.band_fraction);
+  out.decode_high = out.decode_tokens_per_s * (1.0 + a.band_fraction);
+
+  // Prefill: compute for the prompt (attention over the growing prefix: average span p/2),
+  // plus one pass over the weights.
+  double prompt = static_cast<double>(std::max<int64_t>(1, request.prompt_tokens));
+  double prefill_flops =
+      prompt * (2.0 * active_matmul_params +
+                attention_flops_per_token(model, request.context_tokens + request.prompt_tokens / 2));
+  double prefill_time = (compute > 0 ? prefill_flops / compute : 0.0) +
+                        static_cast<double>(weights.text_bytes) / bandwidth;
+  out.prefill_tokens_per_s = prompt / prefill_time;
+  out.prefill_low = out.prefill_tokens_per_s * (1.0 - a.band_fraction);
+  out.prefill_high = out.prefill_tokens_per_s * (1.0 + a.band_fraction);
+  out.ttft_s = prefill_time;
+  return out;
+}
+
+nlohmann::json speed_json(const SpeedEstimate& s) {
+  return {{"decode", {{"tokens_per_s", s.decode_tokens_per_s},
+                      {"aggregate_tokens_per_s", s.decode_aggregate_tokens_per_s},
+                      {"low", s.decode_low},
+                      {"high", s.decode_high},
+                      {"bound", s.bound},
+                      {"bytes_per_token", s.bytes_per_token},
+                      {"flops_per_token", s.flops_per_token}}},
+          {"prefill", {{"tokens_per_s", s.prefill_tokens_per_s},
+                       {"low", s.prefill_low},
+                       {"high", s.prefill_high},
+                       {"ttft_s", s.ttft_s}}}};
+}
+
+}  // namespace llmcalc

@@ -1,0 +1,247 @@
+// The tensors a checkpoint holds, derived from ArchConfig, named as llama.cpp's GGUF writer names
+// them (gguf-py/gguf/constants.py MODEL_TENSORS) so quantization rules can key on them.
+#include <algorithm>
+#include <string>
+#include <utility>
+
+#include "arch_config.h"
+
+namespace llmcalc {
+namespace {
+
+class InventoryBuilder {
+ public:
+  explicit InventoryBuilder(const ArchConfig& arch) : arch_(arch) {}
+
+  std::vector<TensorSpec> build() {
+    add("token_embd.weight", TensorRole::token_embd, -1, arch_.hidden, arch_.vocab);
+    for (int64_t i = 0; i < arch_.n_layers; ++i) add_layer(static_cast<int>(i), ModelPart::text);
+    add("output_norm.weight", TensorRole::norm, -1, arch_.hidden, 1);
+    if (!arch_.tied) add("output.weight", TensorRole::output, -1, arch_.hidden, arch_.vocab);
+    add_mtp();
+    add_vision();
+    return std::move(tensors_);
+  }
+
+ private:
+  void add(std::string name, TensorRole role, int layer, int64_t ne0, int64_t ne1,
+           int64_t ne2 = 1) {
+    tensors_.push_back({std::move(name), role, part_, layer, ne0, ne1, ne2});
+  }
+  void add_norm(const std::string& name, int layer, int64_t width) {
+    add(name + ".weight", TensorRole::norm, layer, width, 1);
+    if (arch_.norm_bias) add(name + ".bias", TensorRole::norm, layer, width, 1);
+  }
+  void add_linear(const std::string& name, TensorRole role, int layer, int64_t in, int64_t out,
+                  bool bias, int64_t experts = 1) {
+    add(name + ".weight", role, layer, in, out, experts);
+    if (bias) add(name + ".bias", TensorRole::bias, layer, out, 1, experts);
+  }
+
+  void add_layer(int i, ModelPart part) {
+    part_ = part;
+    std::string blk = "blk." + std::to_string(i) + ".";
+    // MTP layers (index past the last decoder layer) repeat the last layer's shape.
+    std::size_t index = static_cast<std::size_t>(std::min<int64_t>(i, arch_.n_layers - 1));
+    if (arch_.model_type != "olmo2") add_norm(blk + "attn_norm", i, arch_.hidden);
+    switch (arch_.layer_attention[index]) {
+      case AttentionKind::mla: add_mla(blk, i); break;
+      case AttentionKind::linear: add_linear_attention(blk, i); break;
+      default: add_attention(blk, i); break;
+    }
+    if (arch_.norms_per_layer == 4 || arch_.model_type == "olmo2") {
+      add_norm(blk + "post_attention_norm", i, arch_.hidden);
+    }
+    if (arch_.norms_per_layer >= 2 && arch_.model_type != "olmo2") {
+      add_norm(blk + "ffn_norm", i, arch_.hidden);
+    }
+    if (arch_.layer_moe[index]) {
+      add_moe(blk, i);
+    } else {
+      add_dense_mlp(blk, i, arch_.intermediate, "");
+    }
+    if (arch_.norms_per_layer == 4 || arch_.model_type == "olmo2") {
+      add_norm(blk + "post_ffw_norm", i, arch_.hidden);
+    }
+  }
+
+  void add_attention(const std::string& blk, int i) {
+    int64_t q_out = arch_.n_heads * arch_.head_dim * (arch_.attn_output_gate ? 2 : 1);
+    int64_t k_out = arch_.n_kv_heads * arch_.head_dim;
+    int64_t v_out = arch_.n_kv_heads * arch_.v_head_dim;
+    if (arch_.fused_qkv) {
+      add_linear(blk + "attn_qkv", TensorRole::attn_qkv, i, arch_.hidden, q_out + k_out + v_out,
+                 arch_.qkv_bias);
+    } else {
+      add_linear(blk + "attn_q", TensorRole::attn_q, i, arch_.hidden, q_out, arch_.qkv_bias);
+      add_linear(blk + "attn_k", TensorRole::attn_k, i, arch_.hidden, k_out, arch_.qkv_bias);
+      add_linear(blk + "attn_v", TensorRole::attn_v, i, arch_.hidden, v_out, arch_.qkv_bias);
+    }
+    add_linear(blk + "attn_output", TensorRole::attn_output, i, arch_.n_heads * arch_.v_head_dim,
+               arch_.hidden, arch_.o_bias);
+    if (arch_.qk_norm) {
+      add_norm(blk + "attn_q_norm", i, arch_.qk_norm_full_width ? arch_.n_heads * arch_.head_dim
+                                                                : arch_.head_dim);
+      add_norm(blk + "attn_k_norm", i, arch_.qk_norm_full_width ? k_out : arch_.head_dim);
+    }
+    if (arch_.attention_sinks) add(blk + "attn_sinks.weight", TensorRole::attn_sinks, i,
+                                   arch_.n_heads, 1);
+  }
+
+  // DeepSeek V2/V3 (modeling_deepseek_v3.py DeepseekV3Attention).
+  void add_mla(const std::string& blk, int i) {
+    int64_t q_head = arch_.qk_nope_head_dim + arch_.qk_rope_head_dim;
+    if (arch_.q_lora_rank > 0) {
+      add_linear(blk + "attn_q_a", TensorRole::attn_q_a, i, arch_.hidden, arch_.q_lora_rank,
+                 false);
+      add_norm(blk + "attn_q_a_norm", i, arch_.q_lora_rank);
+      add_linear(blk + "attn_q_b", TensorRole::attn_q_b, i, arch_.q_lora_rank,
+                 arch_.n_heads * q_head, false);
+    } else {
+      add_linear(blk + "attn_q", TensorRole::attn_q, i, arch_.hidden, arch_.n_heads * q_head,
+                 false);
+    }
+    add_linear(blk + "attn_kv_a_mqa", TensorRole::attn_kv_a_mqa, i, arch_.hidden,
+               arch_.kv_lora_rank + arch_.qk_rope_head_dim, false);
+    add_norm(blk + "attn_kv_a_norm", i, arch_.kv_lora_rank);
+    add_linear(blk + "attn_kv_b", TensorRole::attn_kv_b, i, arch_.kv_lora_rank,
+               arch_.n_heads * (arch_.qk_nope_head_dim + arch_.v_head_dim), false);
+    add_linear(blk + "attn_output", TensorRole::attn_output, i, arch_.n_heads * arch_.v_head_dim,
+               arch_.hidden, false);
+  }
+
+  // Qwen3-Next gated DeltaNet (modeling_qwen3_next.py Qwen3NextGatedDeltaNet).
+  void add_linear_attention(const std::string& blk, int i) {
+    int64_t key_dim = arch_.linear_k_heads * arch_.linear_k_head_dim;
+    int64_t value_dim = arch_.linear_v_heads * arch_.linear_v_head_dim;
+    add_linear(blk + "ssm_in", TensorRole::ssm_in, i, arch_.hidden, 2 * key_dim + 2 * value_dim,
+               false);
+    add_linear(blk + "ssm_ba", TensorRole::ssm_in, i, arch_.hidden, 2 * arch_.linear_v_heads,
+               false);
+    add(blk + "ssm_conv1d.weight", TensorRole::ssm_conv, i, arch_.linear_conv_kernel,
+        2 * key_dim + value_dim);
+    add(blk + "ssm_dt.bias", TensorRole::ssm_small, i, arch_.linear_v_heads, 1);
+    add(blk + "ssm_a", TensorRole::ssm_small, i, arch_.linear_v_heads, 1);
+    add(blk + "ssm_norm.weight", TensorRole::norm, i, arch_.linear_v_head_dim, 1);
+    add_linear(blk + "ssm_out", TensorRole::ssm_out, i, value_dim, arch_.hidden, false);
+  }
+
+  void add_dense_mlp(const std::string& blk, int i, int64_t width, const std::string& suffix) {
+    bool shared = !suffix.empty();
+    if (arch_.gated_mlp) {
+      add_linear(blk + "ffn_gate" + suffix, shared ? TensorRole::ffn_gate_shexp
+                                                   : TensorRole::ffn_gate,
+                 i, arch_.hidden, width, arch_.mlp_bias);
+    }
+    add_linear(blk + "ffn_up" + suffix, shared ? TensorRole::ffn_up_shexp : TensorRole::ffn_up,
+               i, arch_.hidden, width, arch_.mlp_bias);
+    add_linear(blk + "ffn_down" + suffix,
+               shared ? TensorRole::ffn_down_shexp : TensorRole::ffn_down, i, width,
+               arch_.hidden, arch_.mlp_bias);
+  }
+
+  void add_moe(const std::string& blk, int i) {
+    int64_t experts = arch_.n_experts;
+    int64_t width = arch_.moe_intermediate;
+    add_linear(blk + "ffn_gate_inp", TensorRole::ffn_gate_inp, i, arch_.hidden, experts,
+               arch_.router_bias);
+    if (arch_.expert_score_bias) add(blk + "exp_probs_b.bias", TensorRole::bias, i, experts, 1);
+    add_linear(blk + "ffn_gate_exps", TensorRole::ffn_gate_exps, i, arch_.hidden, width,
+               arch_.expert_bias, experts);
+    add_linear(blk + "ffn_up_exps", TensorRole::ffn_up_exps, i, arch_.hidden, width,
+               arch_.expert_bias, experts);
+    add_linear(blk + "ffn_down_exps", TensorRole::ffn_down_exps, i, width, arch_.hidden,
+               arch_.expert_bias, experts);
+    if (arch_.shared_intermediate > 0) {
+      add_dense_mlp(blk, i, arch_.shared_intermediate, "_shexp");
+      if (arch_.shared_expert_gate) {
+        add(blk + "ffn_gate_inp_shexp.weight", TensorRole::ffn_gate_inp_shexp, i, arch_.hidden, 1);
+      }
+    }
+  }
+
+  // DeepSeek V3 multi-token prediction: full decoder layers after the last one, each with its own
+  // embedding/head copies, two norms and a 2h -> h projection (DeepSeek-V3 technical report §2.2).
+  void add_mtp() {
+    for (int64_t m = 0; m < arch_.mtp_layers; ++m) {
+      int i = static_cast<int>(arch_.n_layers + m);
+      add_layer(i, ModelPart::mtp);
+      std::string blk = "blk." + std::to_string(i) + ".";
+      add_norm(blk + "nextn.enorm", i, arch_.hidden);
+      add_norm(blk + "nextn.hnorm", i, arch_.hidden);
+      add(blk + "nextn.eh_proj.weight", TensorRole::nextn_eh_proj, i, 2 * arch_.hidden,
+          arch_.hidden);
+      add_norm(blk + "nextn.shared_head_norm", i, arch_.hidden);
+      // DeepSeek V3 stores its own embedding and head copies in the MTP layer; GLM-4.5 and
+      // Qwen3-Next share the main ones.
+      if (arch_.model_type != "glm4_moe" && arch_.model_type != "qwen3_next") {
+        add(blk + "nextn.embed_tokens.weight", TensorRole::token_embd, i, arch_.hidden,
+            arch_.vocab);
+        add(blk + "nextn.shared_head_head.weight", TensorRole::output, i, arch_.hidden,
+            arch_.vocab);
+      }
+    }
+    part_ = ModelPart::text;
+  }
+
+  void add_vision_block(const std::string& blk, const VisionConfig& v) {
+    for (const char* name : {"ln1", "ln2"}) {
+      add(blk + name + ".weight", TensorRole::vision, -1, v.hidden, 1);
+      add(blk + name + ".bias", TensorRole::vision, -1, v.hidden, 1);
+    }
+    for (const char* name : {"attn_q", "attn_k", "attn_v", "attn_out"}) {
+      add(blk + name + ".weight", TensorRole::vision, -1, v.hidden, v.hidden);
+      add(blk + name + ".bias", TensorRole::vision, -1, v.hidden, 1);
+    }
+    add(blk + "ffn_up.weight", TensorRole::vision, -1, v.hidden, v.intermediate);
+    add(blk + "ffn_up.bias", TensorRole::vision, -1, v.intermediate, 1);
+    add(blk + "ffn_down.weight", TensorRole::vision, -1, v.intermediate, v.hidden);
+    add(blk + "ffn_down.bias", TensorRole::vision, -1, v.hidden, 1);
+  }
+
+  // Vision encoders: SigLIP (modeling_siglip.py) with Gemma 3's projector, or Llama 4's
+  // Llama4VisionModel (unfold-linear patches, class token, pre/post LayerNorm, pixel-shuffle MLP).
+  void add_vision() {
+    if (!arch_.vision) return;
+    const VisionConfig& v = *arch_.vision;
+    part_ = ModelPart::vision;
+    int64_t side = v.image_size / v.patch_size;
+    int64_t patch_in = v.patch_size * v.patch_size * v.channels;
+    bool llama4 = v.kind == "llama4";
+    add("v.patch_embd.weight", TensorRole::vision, -1, patch_in, v.hidden);
+    if (llama4) {
+      add("v.class_embd", TensorRole::vision, -1, v.hidden, 1);
+      add("v.position_embd.weight", TensorRole::vision, -1, v.hidden, side * side + 1);
+      add("v.pre_ln.weight", TensorRole::vision, -1, v.hidden, 1);
+      add("v.pre_ln.bias", TensorRole::vision, -1, v.hidden, 1);
+    } else {
+      add("v.patch_embd.bias", TensorRole::vision, -1, v.hidden, 1);
+      add("v.position_embd.weight", TensorRole::vision, -1, v.hidden, side * side);
+    }
+    for (int64_t l = 0; l < v.n_layers; ++l) add_vision_block("v.blk." + std::to_string(l) + ".", v);
+    add("v.post_ln.weight", TensorRole::vision, -1, v.hidden, 1);
+    add("v.post_ln.bias", TensorRole::vision, -1, v.hidden, 1);
+    part_ = ModelPart::projector;
+    if (llama4) {
+      add("v.adapter.fc1.weight", TensorRole::projector, -1, v.adapter_in, v.adapter_mid);
+      add("v.adapter.fc2.weight", TensorRole::projector, -1, v.adapter_mid, v.adapter_out);
+      add("mm.linear_1.weight", TensorRole::projector, -1, v.adapter_out, v.projector_out);
+    } else {
+      add("mm.input_projection.weight", TensorRole::projector, -1, v.hidden, v.projector_out);
+      add("mm.soft_emb_norm.weight", TensorRole::projector, -1, v.hidden, 1);
+    }
+    part_ = ModelPart::text;
+  }
+
+  const ArchConfig& arch_;
+  ModelPart part_ = ModelPart::text;
+  std::vector<TensorSpec> tensors_;
+};
+
+}  // namespace
+
+std::vector<TensorSpec> tensor_inventory(const ArchConfig& arch) {
+  return InventoryBuilder(arch).build();
+}
+
+}  // namespace llmcalc

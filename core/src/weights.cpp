@@ -1,0 +1,195 @@
+// Weight plans: GGUF file types through llama.cpp's quant mix, checkpoint formats through their
+// group layouts from data/formats/checkpoint_formats.json.
+#include "llmcalc/weights.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "gguf_quant_mix.h"
+#include "llmcalc/catalog.h"
+#include "llmcalc/embedded_data.h"
+
+namespace llmcalc {
+namespace {
+
+struct CheckpointFormat {
+  std::string id;
+  double weight_bits = 16;
+  int64_t group_elements = 1;  // 0: one group per row
+  double group_overhead_bits = 0;
+  double row_overhead_bits = 0;
+  bool quantize_only_experts = false;
+  std::vector<std::string> keep_roles;
+};
+
+const std::vector<CheckpointFormat>& checkpoint_formats() {
+  static const std::vector<CheckpointFormat> formats = [] {
+    std::vector<CheckpointFormat> out;
+    for (const EmbeddedFile& file : embedded_data_files()) {
+      if (std::string(file.path) != "formats/checkpoint_formats.json") continue;
+      for (const auto& f : nlohmann::json::parse(file.content).at("formats")) {
+        CheckpointFormat format;
+        format.id = f.at("id").get<std::string>();
+        format.weight_bits = f.at("weight_bits").get<double>();
+        format.group_elements = f.at("group_elements").get<int64_t>();
+        format.group_overhead_bits = f.at("group_overhead_bits").get<double>();
+        format.row_overhead_bits = f.value("row_overhead_bits", 0.0);
+        format.quantize_only_experts = f.value("quantize_only_experts", false);
+        format.keep_roles = f.at("keep_roles").get<std::vector<std::string>>();
+        out.push_back(format);
+      }
+    }
+    return out;
+  }();
+  return formats;
+}
+
+const char* role_name(TensorRole role) {
+  switch (role) {
+    case TensorRole::token_embd: return "token_embd";
+    case TensorRole::output: return "output";
+    case TensorRole::ffn_gate_inp: return "ffn_gate_inp";
+    default: return "";
+  }
+}
+
+bool is_expert_tensor(const TensorSpec& t) { return t.ne2 > 1; }
+
+// EXL2 / EXL3 at a chosen average bpw: "EXL2-4.65". exllamav2 quantizes every linear layer to the
+// target average and the head at 6 bits by default (convert.py --head_bits 6); embeddings stay
+// FP16 (exllamav2 README, "EXL2 quantization").
+std::optional<double> exl_bits(const std::string& format) {
+  if (format.rfind("EXL2-", 0) != 0 && format.rfind("EXL3-", 0) != 0) return std::nullopt;
+  std::string number = format.substr(5);
+  if (number.empty() || number.size() > 6 ||
+      number.find_first_not_of("0123456789.") != std::string::npos) {
+    return std::nullopt;
+  }
+  double bits = std::atof(number.c_str());
+  if (!(bits >= 2.0 && bits <= 8.0)) return std::nullopt;
+  return bits;
+}
+
+int64_t bits_to_bytes(double bits) { return static_cast<int64_t>(std::ceil(bits / 8.0)); }
+
+int64_t checkpoint_tensor_bytes(const TensorSpec& t, const CheckpointFormat& f, std::string& storage) {
+  bool keep = t.ne1 == 1 || t.role == TensorRole::norm || t.role == TensorRole::bias ||
+              std::find(f.keep_roles.begin(), f.keep_roles.end(), role_name(t.role)) !=
+                  f.keep_roles.end() ||
+              (f.quantize_only_experts && !is_expert_tensor(t));
+  int64_t group = f.group_elements == 0 ? t.ne0 : f.group_elements;
+  if (f.weight_bits >= 16 || keep || group <= 0 || (group <= t.ne0 && t.ne0 % group != 0)) {
+    storage = "16-bit";
+    return t.elements() * 2;
+  }
+  storage = f.id;
+  double elements = static_cast<double>(t.elements());
+  double groups = elements / static_cast<double>(group);
+  double rows_in = static_cast<double>(t.ne0 * t.ne2);
+  double bits = elements * f.weight_bits + groups * f.group_overhead_bits +
+                rows_in * f.row_overhead_bits;
+  return bits_to_bytes(bits);
+}
+
+}  // namespace
+
+double WeightPlan::bits_per_weight() const {
+  return elements > 0 ? 8.0 * static_cast<double>(total_bytes) / static_cast<double>(elements) : 0.0;
+}
+
+bool is_gguf_format(const std::string& format) {
+  const auto& types = gguf_file_types();
+  return std::find(types.begin(), types.end(), format) != types.end();
+}
+
+std::vector<std::string> weight_format_ids() {
+  std::vector<std::string> ids;
+  for (const CheckpointFormat& f : checkpoint_formats()) ids.push_back(f.id);
+  for (const std::string& t : gguf_file_types()) {
+    if (std::find(ids.begin(), ids.end(), t) == ids.end()) ids.push_back(t);
+  }
+  ids.push_back("EXL2-4.0");
+  return ids;
+}
+
+std::optional<WeightPlan> plan_weights(const ModelSpec& model, const std::string& format,
+                                       const std::string& path, Issues& issues) {
+  WeightPlan plan;
+  plan.format = format;
+  const Catalog& catalog = Catalog::instance();
+  auto add = [&](std::size_t index, std::string storage, int64_t bytes) {
+    const TensorSpec& t = model.tensors[index];
+    plan.total_bytes += bytes;
+    plan.elements += t.elements();
+    if (t.part == ModelPart::text) plan.text_bytes += bytes;
+    if (t.part == ModelPart::text && is_expert_tensor(t)) {
+      plan.expert_bytes += bytes;
+      int64_t active = t.ne2 > 0 ? bytes / t.ne2 : 0;
+      for (const LayerSpec& layer : model.layers) {
+        if (layer.mlp.moe) {
+          active *= layer.mlp.n_experts_active;
+          break;
+        }
+      }
+      plan.active_expert_bytes += active;
+    }
+    if (t.part == ModelPart::text && t.role == TensorRole::token_embd) plan.token_embd_bytes += bytes;
+    plan.bytes_by_storage[storage] += bytes;
+    plan.tensors.push_back({index, std::move(storage), bytes});
+  };
+
+  const CheckpointFormat* checkpoint = nullptr;
+  for (const CheckpointFormat& f : checkpoint_formats()) {
+    if (f.id == format) checkpoint = &f;
+  }
+  // BF16 and FP16 are checkpoint formats; their GGUF twins are spelled F16 / BF16 via GGUF rules
+  // only when the name is not a checkpoint id.
+  if (checkpoint) {
+    for (std::size_t i = 0; i < model.tensors.size(); ++i) {
+      std::string storage;
+      int64_t bytes = checkpoint_tensor_bytes(model.tensors[i], *checkpoint, storage);
+      add(i, storage, bytes);
+    }
+    return plan;
+  }
+  if (std::optional<double> bits = exl_bits(format)) {
+    for (std::size_t i = 0; i < model.tensors.size(); ++i) {
+      const TensorSpec& t = model.tensors[i];
+      if (t.part != ModelPart::text) continue;
+      bool full = t.ne1 == 1 || t.role == TensorRole::norm || t.role == TensorRole::bias ||
+                  t.role == TensorRole::token_embd || t.role == TensorRole::ffn_gate_inp;
+      double element_bits = full ? 16.0 : t.role == TensorRole::output ? 6.0 : *bits;
+      add(i, full ? "16-bit" : format, bits_to_bytes(static_cast<double>(t.elements()) * element_bits));
+    }
+    return plan;
+  }
+  if (is_gguf_format(format)) {
+    std::vector<std::string> types = gguf_tensor_types(model, format);
+    for (std::size_t i = 0; i < model.tensors.size(); ++i) {
+      if (types[i].empty()) continue;
+      const GgmlType* type = catalog.find_ggml_type(types[i]);
+      const TensorSpec& t = model.tensors[i];
+      int64_t blocks = (t.ne0 / type->block_elements) * t.ne1 * t.ne2;
+      add(i, types[i], blocks * type->type_size_bytes);
+    }
+    return plan;
+  }
+  issues.error("unknown_format", path,
+               "Unknown weight format '" + format.substr(0, 40) +
+                   "'. Use a GGUF file type (Q4_K_M, Q8_0, IQ4_XS, ...), BF16, FP8, AWQ-INT4, "
+                   "GPTQ-INT4, BNB-NF4, MLX-4bit, MXFP4 or EXL2-<bits>.");
+  return std::nullopt;
+}
+
+nlohmann::json weight_plan_json(const WeightPlan& plan) {
+  nlohmann::json by_storage = nlohmann::json::object();
+  for (const auto& [storage, bytes] : plan.bytes_by_storage) by_storage[storage] = bytes;
+  return {{"format", plan.format},
+          {"total_bytes", plan.total_bytes},
+          {"text_bytes", plan.text_bytes},
+          {"expert_bytes", plan.expert_bytes},
+          {"bits_per_weight", plan.bits_per_weight()},
+          {"bytes_by_storage", by_storage}};
+}
+
+}  // namespace llmcalc

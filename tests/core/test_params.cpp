@@ -1,0 +1,79 @@
+// Parameter counts: hand-computed cases per family, and every catalog model with an exact
+// published total (Hugging Face safetensors metadata, cited in data/models/<id>.json).
+#include <catch2/catch.hpp>
+
+#include "llmcalc/catalog.h"
+#include "test_support.h"
+
+using llmcalc_test::catalog_model;
+
+TEST_CASE("Llama 3.1 8B parameters by component, by hand", "[params][llama]") {
+  auto m = catalog_model("llama-3.1-8b");
+  // embedding 128256 x 4096 = 525,336,576; untied head the same.
+  CHECK(m.params.embedding == 525336576);
+  CHECK(m.params.output_head == 525336576);
+  // attention per layer: q 4096x4096 + k 4096x1024 + v 4096x1024 + o 4096x4096 = 41,943,040; x32
+  CHECK(m.params.attention == 41943040LL * 32);
+  // MLP per layer: 3 x 4096 x 14336 = 176,160,768; x32
+  CHECK(m.params.mlp_dense == 176160768LL * 32);
+  // norms: 2 x 4096 per layer x 32 + final 4096 = 266,240
+  CHECK(m.params.norms == 266240);
+  // total: 1,050,673,152 + 1,342,177,280 + 5,637,144,576 + 266,240 = 8,030,261,248
+  CHECK(m.params.total == 8030261248LL);
+  CHECK(m.params.active == m.params.total);
+}
+
+TEST_CASE("Mixtral 8x7B active parameters count two of eight experts", "[params][moe]") {
+  auto m = catalog_model("mixtral-8x7b");
+  // experts: 32 layers x 8 experts x 3 x 4096 x 14336 = 45,097,156,608
+  CHECK(m.params.experts_routed == 45097156608LL);
+  // router: 32 x 4096 x 8 = 1,048,576
+  CHECK(m.params.router == 1048576);
+  // active = total - 6/8 of the experts = total - 33,822,867,456
+  CHECK(m.params.active == m.params.total - 33822867456LL);
+  // total by hand: embed 32000x4096 x2 = 262,144,000; attention 32 x (2x4096x4096 + 2x4096x1024)
+  // = 1,342,177,280; experts 45,097,156,608; router 1,048,576; norms 65 x 4096 = 266,240
+  CHECK(m.params.total == 46702792704LL);
+}
+
+TEST_CASE("Catalog models match their exact published totals", "[params][published]") {
+  int compared = 0;
+  for (const auto& entry : llmcalc::Catalog::instance().models()) {
+    auto published = entry.record.find("published_total_params");
+    if (published == entry.record.end() || !published->is_object()) continue;
+    auto value = published->find("value");
+    if (value == published->end() || !value->is_number_integer()) continue;
+    if (entry.record.value("family", "") == "gpt_oss") continue;  // U8-packed count, see below
+    INFO("model " << entry.id << " (" << published->value("source", "") << ")");
+    auto m = catalog_model(entry.id);
+    int64_t expected = value->get<int64_t>();
+    // Qwen3-0.6B ties its head to the embedding, yet its safetensors also store lm_head.weight:
+    // the Hub total counts that copy (151936 x 1024 = 155,582,464 more than the model uses).
+    if (entry.id == "qwen3-0.6b") expected -= 151936LL * 1024;
+    CHECK(m.params.total == expected);
+    ++compared;
+  }
+  CHECK(compared >= 10);
+}
+
+TEST_CASE("gpt-oss totals as the Hub counts them: weights plus MXFP4 scales",
+          "[params][published][gpt_oss]") {
+  // Expert weights ship as MXFP4: 4-bit values plus one U8 E8M0 scale per 32 weights. The Hub's
+  // safetensors "total" counts every weight once and each scale as one more element, so it is
+  // the logical parameter count plus expert_weights / 32.
+  for (const char* id : {"gpt-oss-20b", "gpt-oss-120b"}) {
+    INFO(id);
+    const auto* entry = llmcalc::Catalog::instance().find_model(id);
+    REQUIRE(entry);
+    auto m = catalog_model(id);
+    int64_t expert_weights = 0;
+    for (const auto& t : m.tensors) {
+      if (t.role == llmcalc::TensorRole::ffn_gate_exps || t.role == llmcalc::TensorRole::ffn_up_exps ||
+          t.role == llmcalc::TensorRole::ffn_down_exps) {
+        expert_weights += t.elements();
+      }
+    }
+    int64_t hub_total = m.params.total + expert_weights / 32;
+    CHECK(hub_total == entry->record.at("published_total_params").at("value").get<int64_t>());
+  }
+}

@@ -1,0 +1,33 @@
+// Shared test helpers: catalog lookups, test data files, the JSON boundary.
+#include "test_support.h"
+
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "llmcalc/api.h"
+
+namespace llmcalc_test {
+
+llmcalc::ModelSpec catalog_model(const std::string& id) {
+  const llmcalc::CatalogModel* entry = llmcalc::Catalog::instance().find_model(id);
+  if (!entry) throw std::runtime_error("catalog has no model " + id);
+  llmcalc::Issues issues;
+  auto model = llmcalc::build_model(entry->config(), "/model", issues);
+  if (!model) throw std::runtime_error("catalog model rejected: " + id);
+  return *model;
+}
+
+nlohmann::json read_test_data(const std::string& relative_path) {
+  std::ifstream in(std::string(LLMCALC_TEST_DATA_DIR) + "/" + relative_path);
+  if (!in) throw std::runtime_error("cannot open tests/data/" + relative_path);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return nlohmann::json::parse(buffer.str());
+}
+
+nlohmann::json estimate(const nlohmann::json& request) {
+  return nlohmann::json::parse(llmcalc::estimate_json(request.dump()));
+}
+
+}  // namespace llmcalc_test

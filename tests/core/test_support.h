@@ -1,0 +1,23 @@
+// Helpers shared by the Catch2 test files.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "llmcalc/catalog.h"
+#include "llmcalc/issues.h"
+#include "llmcalc/model.h"
+
+namespace llmcalc_test {
+
+/// Builds a catalog model, failing the test when the config is rejected.
+llmcalc::ModelSpec catalog_model(const std::string& id);
+
+/// Reads a JSON file under tests/data/.
+nlohmann::json read_test_data(const std::string& relative_path);
+
+/// Runs estimate_json on a request object and parses the envelope.
+nlohmann::json estimate(const nlohmann::json& request);
+
+}  // namespace llmcalc_test
