@@ -1,0 +1,53 @@
+# The two README commands (make run, make test) and the steps they are made of. Each installs
+# what it needs on a fresh Debian 12 machine.
+APT_PACKAGES := emscripten binaryen node-acorn nlohmann-json3-dev catch2 chromium
+WASM_CORE := build/wasm/wasm/llmcalc_core.js
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: run test dist deps apt-deps npm-deps native wasm sanitize clean
+
+run: dist
+	node web/serve.mjs dist
+
+test: deps
+	cmake --workflow --preset wasm
+	$(MAKE) --no-print-directory dist-only
+	cmake --preset native
+	cmake --build --preset native
+	ctest --preset native
+
+dist: deps
+	cmake --preset wasm
+	cmake --build --preset wasm --target llmcalc_core
+	$(MAKE) --no-print-directory dist-only
+
+.PHONY: dist-only
+dist-only:
+	node web/build.mjs $(WASM_CORE) dist
+
+deps: apt-deps npm-deps
+
+apt-deps:
+	@missing=""; for p in $(APT_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing:$$missing"; \
+	  $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+npm-deps:
+	@[ -d node_modules/playwright-core ] || npm ci --no-audit --no-fund
+
+native: deps
+	cmake --workflow --preset native
+
+wasm: deps
+	cmake --workflow --preset wasm
+
+sanitize: deps
+	cmake --workflow --preset sanitize
+
+clean:
+	rm -rf build dist

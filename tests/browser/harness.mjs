@@ -1,0 +1,57 @@
+// Shared browser-test setup: a static server for dist/ on loopback and Chromium that fails the
+// test on any console error, page error or CSP violation.
+import { createServer } from 'node:http';
+import { readFile } from 'node:fs/promises';
+import { extname, join, normalize, resolve, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const distDir = process.env.LLMCALC_DIST || resolve(here, '..', '..', 'dist');
+
+const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css' };
+
+export async function startServer() {
+  const server = createServer(async (request, response) => {
+    const path = normalize(decodeURIComponent(new URL(request.url, 'http://x').pathname));
+    const file = join(distDir, path === '/' ? 'index.html' : path);
+    if (!file.startsWith(distDir)) {
+      response.writeHead(403).end();
+      return;
+    }
+    try {
+      const body = await readFile(file);
+      response.writeHead(200, { 'content-type': TYPES[extname(file)] || 'application/octet-stream' });
+      response.end(body);
+    } catch {
+      response.writeHead(404).end();
+    }
+  });
+  await new Promise((done) => server.listen(0, '127.0.0.1', done));
+  return { server, url: `http://127.0.0.1:${server.address().port}` };
+}
+
+export async function launch() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+           '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+// A page whose console errors and page errors are collected in `errors`.
+export async function openPage(browser, options = {}) {
+  const context = await browser.newContext(options);
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`.slice(0, 400)));
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(`console: ${message.text()}`.slice(0, 400));
+  });
+  return { context, page, errors };
+}
+
+// Text of an element inside the calculator's shadow root (Playwright CSS pierces open roots).
+export async function figure(page, testId) {
+  return (await page.locator(`llm-calc [data-testid="${testId}"] dd`).first().textContent()).trim();
+}

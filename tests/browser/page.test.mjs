@@ -1,0 +1,71 @@
+// Browser tier: the real page in Chromium over http and from file://.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { distDir, figure, launch, openPage, startServer } from './harness.mjs';
+
+let browser;
+let server;
+let base;
+
+before(async () => {
+  browser = await launch();
+  ({ server, url: base } = await startServer());
+});
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+test('over http: defaults render, the context slider moves the KV figure and the hash', async () => {
+  const { context, page, errors } = await openPage(browser);
+  await page.goto(`${base}/index.html`);
+  // Llama 3.1 8B, f16 KV, 8192 tokens: 32 layers x 8 KV heads x (128 + 128) x 2 bytes
+  // = 131,072 bytes per token; x 8192 = 1 GiB exactly (1.07 GB).
+  await page.locator('llm-calc [data-testid="kv"]').waitFor();
+  assert.equal(await figure(page, 'kv'), '1.00 GiB · 1.07 GB');
+  const slider = page.locator('llm-calc #f-ctx');
+  await slider.focus();
+  await page.keyboard.press('ArrowRight');  // next stop after 8192 is 12288
+  await page.waitForFunction(() => location.hash.includes('ctx=12288'));
+  // 12,288 tokens x 131,072 bytes = 1.5 GiB.
+  assert.equal(await figure(page, 'kv'), '1.50 GiB · 1.61 GB');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a share URL reproduces the state in a fresh page; a broken one falls back with a notice', async () => {
+  const { context, page, errors } = await openPage(browser);
+  await page.goto(`${base}/index.html#v=1&model=qwen3-8b&ctx=32768&weights=Q8_0`);
+  await page.locator('llm-calc [data-testid="kv"]').waitFor();
+  assert.equal(await page.locator('llm-calc #f-model').inputValue(), 'qwen3-8b');
+  assert.equal(await page.locator('llm-calc #f-weights').inputValue(), 'Q8_0');
+  // Qwen3-8B: 36 layers x 8 KV heads x (128 + 128) x 2 bytes = 147,456 bytes per token;
+  // x 32,768 tokens = 4.5 GiB.
+  assert.equal(await figure(page, 'kv'), '4.50 GiB · 4.83 GB');
+
+  await page.goto(`${base}/index.html#v=1&model=not-a-model&ctx=4096`);
+  await page.reload();
+  await page.locator('llm-calc .notice:not([hidden])').waitFor();
+  assert.equal(await page.locator('llm-calc #f-model').inputValue(), 'llama-3.1-8b');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('from file:// the single file works with every network request blocked', async () => {
+  const { context, page, errors } = await openPage(browser);
+  const requested = [];
+  await context.route('**/*', (route) => {
+    const url = route.request().url();
+    requested.push(url);
+    return url.startsWith('file:') || url.startsWith('data:') ? route.continue() : route.abort();
+  });
+  await page.goto(pathToFileURL(join(distDir, 'llm-calculator.html')).href);
+  await page.locator('llm-calc [data-testid="kv"]').waitFor();
+  assert.equal(await figure(page, 'kv'), '1.00 GiB · 1.07 GB');
+  assert.match(await page.locator('llm-calc .verdict').textContent(), /\S/);
+  assert.deepEqual(requested.filter((url) => !url.startsWith('file:') && !url.startsWith('data:')), []);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -1,0 +1,72 @@
+// Module tier: the built dist/llmcalc_core.js (wasm) answers exactly as the native core does,
+// and the binding surface behaves (version, catalog, bad input as data, never a throw).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = resolve(here, '..', '..');
+const modulePath = process.env.LLMCALC_CORE_JS || join(root, 'dist', 'llmcalc_core.js');
+const nativePath = process.env.LLMCALC_NATIVE_ESTIMATE ||
+  join(root, 'build', 'native', 'tests', 'js', 'llmcalc_native_estimate');
+const require = createRequire(import.meta.url);
+const createLlmCalcCore = require(modulePath);
+const core = await createLlmCalcCore();
+
+function nativeAnswers(lines) {
+  const out = execFileSync(nativePath, { input: lines.join('\n') + '\n', maxBuffer: 64 << 20 });
+  return out.toString('utf8').trim().split('\n').map((line) => JSON.parse(line));
+}
+
+// Floats printed by two compilers may differ in the last bits: compare with a relative tolerance.
+function assertSame(a, b, path) {
+  if (typeof a === 'number' && typeof b === 'number') {
+    const scale = Math.max(Math.abs(a), Math.abs(b), 1e-300);
+    assert.ok(Math.abs(a - b) / scale < 1e-9, `${path}: ${a} vs ${b}`);
+    return;
+  }
+  assert.equal(typeof a, typeof b, `${path}: type`);
+  if (a && typeof a === 'object') {
+    assert.deepEqual(Object.keys(a).sort(), Object.keys(b).sort(), `${path}: keys`);
+    for (const key of Object.keys(a)) assertSame(a[key], b[key], `${path}/${key}`);
+    return;
+  }
+  assert.equal(a, b, path);
+}
+
+const golden = JSON.parse(readFileSync(join(here, 'golden_requests.json'), 'utf8')).requests;
+
+test('golden requests give the native answers through the wasm module', () => {
+  const lines = golden.map((request) => JSON.stringify(request));
+  const native = nativeAnswers(lines);
+  lines.forEach((line, i) => assertSame(JSON.parse(core.estimate(line)), native[i], `request ${i}`));
+});
+
+test('catalog is identical natively and in wasm', () => {
+  assertSame(JSON.parse(core.catalog()), nativeAnswers(['catalog'])[0], 'catalog');
+});
+
+test('version is a semantic version string', () => {
+  assert.match(core.version(), /^\d+\.\d+\.\d+$/);
+});
+
+test('bad input comes back as issues with JSON paths, never as a throw', () => {
+  const cases = [
+    ['{not json', 'malformed_json', ''],
+    [JSON.stringify({ model: 'no-such-model' }), 'unknown_model', '/model'],
+    [JSON.stringify({ context_tokens: -5 }), 'out_of_range', '/context_tokens'],
+    [JSON.stringify({ context_tokens: 'many' }), 'not_an_integer', '/context_tokens'],
+    [JSON.stringify({ hardware: 'no-such-gpu' }), 'unknown_hardware', '/hardware'],
+    ['[]', 'not_an_object', '/'],
+  ];
+  for (const [request, code, path] of cases) {
+    const envelope = JSON.parse(core.estimate(request));
+    assert.equal(envelope.ok, false, request);
+    assert.ok(envelope.issues.some((i) => i.code === code && i.path === path),
+      `${request}: ${JSON.stringify(envelope.issues)}`);
+  }
+});

@@ -1,0 +1,14 @@
+// Native reference for the module tier: reads one request per line from stdin and prints one
+// envelope per line, so node tests can compare the wasm module with the native core.
+#include <iostream>
+#include <string>
+
+#include "llmcalc/api.h"
+
+int main() {
+  std::string line;
+  while (std::getline(std::cin, line)) {
+    std::cout << (line == "catalog" ? llmcalc::catalog_json() : llmcalc::estimate_json(line)) << "\n";
+  }
+  return 0;
+}

@@ -1,0 +1,104 @@
+// URL state: the hash holds only non-default keys, versioned (#v=1&model=...). Attribute names
+// of <llm-calc> are the same keys.
+(function (LlmCalc) {
+  'use strict';
+
+  const STATE_VERSION = '1';
+  const DEFAULTS = {
+    model: 'llama-3.1-8b',
+    weights: 'Q4_K_M',
+    kv: 'f16',
+    ctx: 8192,
+    prompt: 512,
+    batch: 1,
+    engine: 'llama.cpp',
+    hw: 'rtx-4090',
+    n: 1,
+    lang: '',
+  };
+  const INTEGER_KEYS = ['ctx', 'prompt', 'batch', 'n'];
+  const KEYS = Object.keys(DEFAULTS);
+
+  // Coerces one raw value; returns undefined for values that cannot be right.
+  function coerce(key, raw) {
+    if (raw === null || raw === undefined) return undefined;
+    const text = String(raw).slice(0, 80);
+    if (INTEGER_KEYS.indexOf(key) >= 0) {
+      if (!/^\d{1,8}$/.test(text)) return undefined;
+      const value = parseInt(text, 10);
+      return value >= 1 ? value : undefined;
+    }
+    if (!/^[A-Za-z0-9._:-]{0,80}$/.test(text)) return undefined;
+    return text;
+  }
+
+  // Parses a location hash. Returns { state, notice } where notice names rejected input.
+  function decodeHash(hash) {
+    const state = Object.assign({}, DEFAULTS);
+    const text = (hash || '').replace(/^#/, '');
+    if (!text) return { state: state, notice: null };
+    const params = new URLSearchParams(text);
+    const version = params.get('v');
+    if (version !== STATE_VERSION) {
+      return { state: state, notice: 'link_version' };
+    }
+    let rejected = false;
+    KEYS.forEach(function (key) {
+      if (!params.has(key)) return;
+      const value = coerce(key, params.get(key));
+      if (value === undefined) {
+        rejected = true;
+      } else {
+        state[key] = value;
+      }
+    });
+    return { state: state, notice: rejected ? 'link_broken' : null };
+  }
+
+  function encodeHash(state) {
+    const params = new URLSearchParams();
+    params.set('v', STATE_VERSION);
+    KEYS.forEach(function (key) {
+      if (state[key] !== undefined && state[key] !== DEFAULTS[key] && state[key] !== '') {
+        params.set(key, String(state[key]));
+      }
+    });
+    return '#' + params.toString();
+  }
+
+  // The core request for a state.
+  function toRequest(state) {
+    return {
+      model: state.model,
+      weights: state.weights,
+      kv_cache: state.kv,
+      context_tokens: state.ctx,
+      prompt_tokens: Math.min(state.prompt, state.ctx),
+      batch: state.batch,
+      engine: state.engine,
+      hardware: state.hw,
+      devices: state.n,
+    };
+  }
+
+  // Which state key a core issue path belongs to, to reset it after a broken link.
+  const PATH_TO_KEY = {
+    '/model': 'model', '/weights': 'weights', '/kv_cache': 'kv', '/context_tokens': 'ctx',
+    '/prompt_tokens': 'prompt', '/batch': 'batch', '/engine': 'engine', '/hardware': 'hw',
+    '/devices': 'n',
+  };
+  function keyForPath(path) {
+    const top = '/' + String(path || '').split('/')[1];
+    return PATH_TO_KEY[top];
+  }
+
+  LlmCalc.state = {
+    DEFAULTS: DEFAULTS,
+    KEYS: KEYS,
+    coerce: coerce,
+    decodeHash: decodeHash,
+    encodeHash: encodeHash,
+    toRequest: toRequest,
+    keyForPath: keyForPath,
+  };
+})(window.LlmCalc);

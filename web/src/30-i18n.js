@@ -1,0 +1,102 @@
+// English and Spanish strings, and locale-aware number formatting.
+(function (LlmCalc) {
+  'use strict';
+
+  const STRINGS = {
+    en: {
+      title: 'LLM inference calculator',
+      subtitle: 'Will it fit, how fast, and why — computed from the model\'s own config.json.',
+      model: 'Model', search_models: 'Search models', weights: 'Weight format',
+      kv: 'KV cache type', ctx: 'Context length (tokens)', prompt: 'Prompt length (tokens)',
+      batch: 'Parallel sequences', engine: 'Engine', hw: 'Device', n: 'Device count',
+      language: 'Language', copy_link: 'Copy link', copied: 'Link copied',
+      verdict: 'Verdict', comfortable: 'Fits comfortably', tight: 'Fits, but tight',
+      oom: 'Does not fit', memory: 'Memory', weights_part: 'Weights', kv_part: 'KV cache',
+      overhead_part: 'Runtime buffers', free_part: 'Free', total: 'Total needed',
+      usable: 'Usable on device', headroom: 'Headroom', max_context: 'Largest context that fits',
+      native_limit: 'native limit', decode: 'Decode speed', prefill: 'Prefill speed',
+      ttft: 'Time to first token', per_user: 'per sequence', band: 'likely range',
+      memory_bound: 'memory-bound', compute_bound: 'compute-bound',
+      architecture: 'Architecture', params_total: 'Parameters (total)',
+      params_active: 'Parameters (active per token)', layers: 'Layers', hidden: 'Hidden size',
+      heads: 'Heads / KV heads / head dim', vocab: 'Vocabulary', attention_kinds: 'Layer groups',
+      bits_per_weight: 'Bits per weight', show_math: 'Show the math', loading: 'Loading…',
+      link_version: 'This link is from another version; defaults are shown.',
+      link_broken: 'Part of this link was not valid; those settings were reset to defaults.',
+      error: 'Cannot estimate', tokens_per_s: 'tok/s', seconds: 's',
+      context_note: 'KV at this context', kv_per_token: 'KV bytes per token',
+    },
+    es: {
+      title: 'Calculadora de inferencia de LLM',
+      subtitle: '¿Cabe, a qué velocidad y por qué? Calculado a partir del propio config.json del modelo.',
+      model: 'Modelo', search_models: 'Buscar modelos', weights: 'Formato de pesos',
+      kv: 'Tipo de caché KV', ctx: 'Longitud de contexto (tokens)', prompt: 'Longitud del prompt (tokens)',
+      batch: 'Secuencias en paralelo', engine: 'Motor', hw: 'Dispositivo', n: 'Número de dispositivos',
+      language: 'Idioma', copy_link: 'Copiar enlace', copied: 'Enlace copiado',
+      verdict: 'Veredicto', comfortable: 'Cabe con holgura', tight: 'Cabe, pero justo',
+      oom: 'No cabe', memory: 'Memoria', weights_part: 'Pesos', kv_part: 'Caché KV',
+      overhead_part: 'Búferes de ejecución', free_part: 'Libre', total: 'Total necesario',
+      usable: 'Utilizable en el dispositivo', headroom: 'Margen', max_context: 'Mayor contexto que cabe',
+      native_limit: 'límite nativo', decode: 'Velocidad de generación', prefill: 'Velocidad de prefill',
+      ttft: 'Tiempo hasta el primer token', per_user: 'por secuencia', band: 'rango probable',
+      memory_bound: 'limitado por memoria', compute_bound: 'limitado por cómputo',
+      architecture: 'Arquitectura', params_total: 'Parámetros (total)',
+      params_active: 'Parámetros (activos por token)', layers: 'Capas', hidden: 'Tamaño oculto',
+      heads: 'Cabezas / cabezas KV / dim. de cabeza', vocab: 'Vocabulario', attention_kinds: 'Grupos de capas',
+      bits_per_weight: 'Bits por peso', show_math: 'Ver las cuentas', loading: 'Cargando…',
+      link_version: 'Este enlace es de otra versión; se muestran los valores por defecto.',
+      link_broken: 'Parte de este enlace no era válida; esos ajustes volvieron a sus valores por defecto.',
+      error: 'No se puede estimar', tokens_per_s: 'tok/s', seconds: 's',
+      context_note: 'KV en este contexto', kv_per_token: 'Bytes de KV por token',
+    },
+  };
+
+  function pickLanguage(requested) {
+    if (requested && STRINGS[requested]) return requested;
+    const nav = (typeof navigator !== 'undefined' && navigator.language) || 'en';
+    return nav.toLowerCase().indexOf('es') === 0 ? 'es' : 'en';
+  }
+
+  function translator(lang) {
+    const table = STRINGS[lang] || STRINGS.en;
+    return function (key) {
+      return Object.prototype.hasOwnProperty.call(table, key) ? table[key] : STRINGS.en[key] || key;
+    };
+  }
+
+  // Number formatting per locale; never prints NaN or Infinity.
+  function formatter(lang) {
+    const locale = lang === 'es' ? 'es-ES' : 'en-US';
+    const cache = {};
+    function number(value, digits) {
+      if (typeof value !== 'number' || !isFinite(value)) return '—';
+      const key = String(digits);
+      if (!cache[key]) {
+        cache[key] = new Intl.NumberFormat(locale, {
+          maximumFractionDigits: digits, minimumFractionDigits: digits,
+        });
+      }
+      return cache[key].format(value);
+    }
+    return {
+      number: number,
+      integer: function (value) { return number(value, 0); },
+      gib: function (bytes) { return number(bytes / 1073741824, 2) + ' GiB'; },
+      gb: function (bytes) { return number(bytes / 1e9, 2) + ' GB'; },
+      params: function (count) {
+        if (typeof count !== 'number' || !isFinite(count)) return '—';
+        if (count >= 1e9) return number(count / 1e9, 2) + ' B';
+        return number(count / 1e6, 1) + ' M';
+      },
+      speed: function (value) { return number(value, value >= 100 ? 0 : 1); },
+      seconds: function (value) { return number(value, value >= 10 ? 1 : 2); },
+      tokens: function (value) {
+        if (value >= 1024 && value % 1024 === 0) return number(value / 1024, 0) + 'K';
+        return number(value, 0);
+      },
+    };
+  }
+
+  LlmCalc.i18n = { STRINGS: STRINGS, pickLanguage: pickLanguage, translator: translator,
+                   formatter: formatter };
+})(window.LlmCalc);

@@ -1,0 +1,360 @@
+// The <llm-calc> element: controls and results in a shadow root. Attributes are the URL-state
+// keys; with `sync-hash` the element also reads and writes location.hash.
+(function (LlmCalc) {
+  'use strict';
+
+  const el = LlmCalc.dom.el;
+  const option = LlmCalc.dom.option;
+  const S = LlmCalc.state;
+
+  class LlmCalcElement extends HTMLElement {
+    static get observedAttributes() {
+      return S.KEYS;
+    }
+
+    constructor() {
+      super();
+      this.attachShadow({ mode: 'open' });
+      this.state = Object.assign({}, S.DEFAULTS);
+      this.core = null;
+      this.frame = 0;
+      this.notice = null;
+      this.built = false;
+    }
+
+    connectedCallback() {
+      const self = this;
+      if (this.connected) return;
+      this.connected = true;
+      if (typeof CSSStyleSheet === 'function' && 'adoptedStyleSheets' in this.shadowRoot) {
+        const sheet = new CSSStyleSheet();
+        sheet.replaceSync(LlmCalc.styles || '');
+        this.shadowRoot.adoptedStyleSheets = [sheet];
+      }
+      this.readAttributes();
+      if (this.hasAttribute('sync-hash')) {
+        const decoded = S.decodeHash(window.location.hash);
+        this.state = Object.assign(this.state, this.attributeState(), decoded.state);
+        this.notice = decoded.notice;
+        window.addEventListener('hashchange', function () { self.onHashChange(); });
+      }
+      this.shadowRoot.appendChild(el('p', { class: 'loading', text: 'Loading…' }));
+      LlmCalc.loadCore().then(function (core) {
+        self.core = core;
+        self.build();
+        self.schedule();
+      }).catch(function (error) {
+        LlmCalc.dom.clear(self.shadowRoot);
+        self.shadowRoot.appendChild(el('p', { class: 'error', role: 'alert', text: String(error.message) }));
+      });
+    }
+
+    attributeState() {
+      const out = {};
+      S.KEYS.forEach((key) => {
+        if (this.hasAttribute(key)) {
+          const value = S.coerce(key, this.getAttribute(key));
+          if (value !== undefined) out[key] = value;
+        }
+      });
+      return out;
+    }
+
+    readAttributes() {
+      Object.assign(this.state, this.attributeState());
+    }
+
+    attributeChangedCallback() {
+      if (!this.connected) return;
+      this.readAttributes();
+      this.schedule();
+    }
+
+    onHashChange() {
+      const decoded = S.decodeHash(window.location.hash);
+      this.state = decoded.state;
+      this.notice = decoded.notice;
+      this.schedule();
+    }
+
+    // Batches updates to one per animation frame.
+    schedule() {
+      if (!this.core || this.frame) return;
+      this.frame = requestAnimationFrame(() => {
+        this.frame = 0;
+        this.render();
+      });
+    }
+
+    set(key, value, commit) {
+      this.state[key] = value;
+      if (key === 'model') this.clampContext();
+      if (this.hasAttribute('sync-hash')) {
+        const hash = S.encodeHash(this.state);
+        if (hash !== window.location.hash) {
+          const url = window.location.pathname + window.location.search + hash;
+          if (commit) history.pushState(null, '', url);
+          else history.replaceState(null, '', url);
+        }
+      }
+      this.schedule();
+    }
+
+    modelEntry() {
+      const models = this.core.catalog.models;
+      for (let i = 0; i < models.length; ++i) {
+        if (models[i].id === this.state.model) return models[i];
+      }
+      return null;
+    }
+
+    clampContext() {
+      const entry = this.modelEntry();
+      if (entry && entry.max_context_tokens && this.state.ctx > entry.max_context_tokens) {
+        this.state.ctx = entry.max_context_tokens;
+      }
+    }
+
+    t(key) {
+      return LlmCalc.i18n.translator(this.lang)(key);
+    }
+
+    // Builds the static DOM once; render() only updates text and values.
+    build() {
+      const root = this.shadowRoot;
+      LlmCalc.dom.clear(root);
+      this.lang = LlmCalc.i18n.pickLanguage(this.state.lang);
+      const t = this.t.bind(this);
+      const catalog = this.core.catalog;
+      const ui = (this.ui = {});
+
+      const select = (key, values, labelOf) => {
+        const node = el('select', { id: 'f-' + key, 'data-key': key });
+        values.forEach((value) => node.appendChild(option(value, labelOf ? labelOf(value) : value)));
+        node.addEventListener('change', () => this.set(key, node.value, true));
+        ui[key] = node;
+        return node;
+      };
+      const numberInput = (key, min, max) => {
+        const node = el('input', { id: 'f-' + key, type: 'number', min: min, max: max, step: 1,
+                                    inputmode: 'numeric', 'data-key': key });
+        node.addEventListener('change', () => {
+          const value = S.coerce(key, node.value);
+          if (value !== undefined && value <= max) this.set(key, value, true);
+        });
+        ui[key] = node;
+        return node;
+      };
+      const field = (key, control, extra) =>
+        el('div', { class: 'field' }, el('label', { for: 'f-' + key, text: t(key) }), control, extra || null);
+
+      // Model picker with a search filter.
+      const models = catalog.models.slice().sort((a, b) => a.name.localeCompare(b.name));
+      const modelSelect = select('model', models.map((m) => m.id), (id) => {
+        const m = models.find((x) => x.id === id);
+        return m ? m.name : id;
+      });
+      const search = el('input', { id: 'f-search', type: 'search', placeholder: t('search_models'),
+                                   'aria-label': t('search_models') });
+      search.addEventListener('input', () => {
+        const needle = search.value.toLowerCase();
+        Array.prototype.forEach.call(modelSelect.options, (opt) => {
+          opt.hidden = needle !== '' && opt.textContent.toLowerCase().indexOf(needle) < 0 &&
+                       opt.value.indexOf(needle) < 0;
+        });
+      });
+
+      const devices = catalog.devices.slice().sort((a, b) => a.name.localeCompare(b.name));
+      const hwSelect = select('hw', devices.map((d) => d.id), (id) => {
+        const d = devices.find((x) => x.id === id);
+        return d ? d.name : id;
+      });
+
+      // Context: a log-scale slider over nice stops, plus an exact number box.
+      const ctxSlider = el('input', { id: 'f-ctx', type: 'range', min: 0, max: 1, step: 1,
+                                      'data-key': 'ctx', 'aria-describedby': 'ctx-value' });
+      ctxSlider.addEventListener('input', () => {
+        const stops = this.ctxStops || [8192];
+        this.set('ctx', stops[Number(ctxSlider.value)] || 8192, false);
+      });
+      ctxSlider.addEventListener('change', () => this.set('ctx', this.state.ctx, true));
+      ui.ctx = ctxSlider;
+      ui.ctxValue = el('output', { id: 'ctx-value', for: 'f-ctx' });
+      ui.ctxNative = el('span', { class: 'hint' });
+
+      const language = el('select', { id: 'f-lang', 'aria-label': t('language') },
+                          option('en', 'English'), option('es', 'Español'));
+      language.value = this.lang;
+      language.addEventListener('change', () => {
+        this.set('lang', language.value, true);
+        this.build();
+        this.render();
+      });
+      const copy = el('button', { type: 'button', class: 'copy', text: t('copy_link') });
+      copy.addEventListener('click', () => {
+        const url = window.location.href.split('#')[0] + S.encodeHash(this.state);
+        const done = () => { ui.status.textContent = t('copied'); };
+        if (navigator.clipboard && navigator.clipboard.writeText) {
+          navigator.clipboard.writeText(url).then(done, done);
+        } else {
+          done();
+        }
+      });
+
+      ui.notice = el('p', { class: 'notice', role: 'status' });
+      ui.error = el('p', { class: 'error', role: 'alert' });
+      ui.status = el('span', { class: 'status', role: 'status', 'aria-live': 'polite' });
+
+      const controls = el('section', { class: 'controls', 'aria-label': 'Inputs' },
+        el('div', { class: 'field' }, el('label', { for: 'f-model', text: t('model') }), search, modelSelect),
+        field('weights', select('weights', catalog.weight_formats)),
+        field('kv', select('kv', catalog.kv_cache_types)),
+        el('div', { class: 'field wide' }, el('label', { for: 'f-ctx', text: t('ctx') }), ctxSlider,
+           el('div', { class: 'row' }, ui.ctxValue, ui.ctxNative)),
+        field('prompt', numberInput('prompt', 1, 10485760)),
+        field('batch', numberInput('batch', 1, 1024)),
+        field('engine', select('engine', catalog.engines)),
+        field('hw', hwSelect),
+        field('n', numberInput('n', 1, 1024)));
+
+      // Results.
+      ui.verdict = el('p', { class: 'verdict', 'data-testid': 'verdict' });
+      ui.bar = el('div', { class: 'bar', role: 'img' });
+      ui.figures = el('dl', { class: 'figures' });
+      ui.speed = el('dl', { class: 'figures' });
+      ui.arch = el('dl', { class: 'figures' });
+      ui.layers = el('ul', { class: 'layers' });
+      ui.math = el('ul', { class: 'math' });
+
+      const results = el('section', { class: 'results', 'aria-live': 'polite' },
+        el('div', { class: 'card' }, el('h2', { text: t('memory') }), ui.verdict, ui.bar, ui.figures),
+        el('div', { class: 'card' }, el('h2', { text: t('decode') }), ui.speed),
+        el('div', { class: 'card' }, el('h2', { text: t('architecture') }), ui.arch, ui.layers),
+        el('details', { class: 'card' }, el('summary', { text: t('show_math') }), ui.math));
+
+      root.appendChild(el('header', {},
+        el('div', {}, el('h1', { text: t('title') }), el('p', { class: 'sub', text: t('subtitle') })),
+        el('div', { class: 'tools' }, language, copy, ui.status)));
+      root.appendChild(ui.notice);
+      root.appendChild(ui.error);
+      root.appendChild(el('div', { class: 'layout' }, controls, results));
+      this.built = true;
+    }
+
+    // One estimate; returns the envelope, resetting keys a broken link made invalid.
+    estimate() {
+      let envelope = this.core.estimateEnvelope(S.toRequest(this.state));
+      if (!envelope.ok && this.hasAttribute('sync-hash')) {
+        let reset = false;
+        envelope.issues.forEach((issue) => {
+          const key = S.keyForPath(issue.path);
+          if (issue.severity === 'error' && key && this.state[key] !== S.DEFAULTS[key]) {
+            this.state[key] = S.DEFAULTS[key];
+            reset = true;
+          }
+        });
+        if (reset) {
+          this.notice = 'link_broken';
+          envelope = this.core.estimateEnvelope(S.toRequest(this.state));
+        }
+      }
+      return envelope;
+    }
+
+    render() {
+      if (!this.built) return;
+      const t = this.t.bind(this);
+      const f = LlmCalc.i18n.formatter(this.lang);
+      const ui = this.ui;
+      const envelope = this.estimate();
+      ui.notice.textContent = this.notice ? t(this.notice) : '';
+      ui.notice.hidden = !this.notice;
+
+      // Control values.
+      ['model', 'weights', 'kv', 'engine', 'hw'].forEach((key) => { ui[key].value = String(this.state[key]); });
+      ['prompt', 'batch', 'n'].forEach((key) => { ui[key].value = String(this.state[key]); });
+      const entry = this.modelEntry();
+      const maxCtx = (entry && entry.max_context_tokens) || 131072;
+      this.ctxStops = LlmCalc.contextScale.contextStops(maxCtx);
+      ui.ctx.max = String(this.ctxStops.length - 1);
+      ui.ctx.value = String(LlmCalc.contextScale.nearestStop(this.ctxStops, this.state.ctx));
+      ui.ctxValue.textContent = f.integer(this.state.ctx) + ' tokens';
+      ui.ctxNative.textContent = ' (' + t('native_limit') + ': ' + f.integer(maxCtx) + ')';
+
+      if (!envelope.ok) {
+        ui.error.textContent = t('error') + ': ' + envelope.issues.map((i) => i.message).join(' ');
+        ui.error.hidden = false;
+        return;
+      }
+      ui.error.hidden = true;
+      const r = envelope.result;
+      const m = r.memory;
+      const used = m.weights_bytes + m.kv_cache_bytes + m.overhead_bytes;
+      const scale = Math.max(used, m.usable_bytes, 1);
+
+      ui.verdict.textContent = t(m.verdict);
+      ui.verdict.className = 'verdict ' + m.verdict;
+      LlmCalc.dom.clear(ui.bar);
+      [['weights_part', m.weights_bytes, 'w'], ['kv_part', m.kv_cache_bytes, 'k'],
+       ['overhead_part', m.overhead_bytes, 'o'], ['free_part', Math.max(0, m.usable_bytes - used), 'f']]
+        .forEach((part) => {
+          const width = (100 * part[1] / scale).toFixed(2) + '%';
+          const segment = LlmCalc.dom.el('span', { class: 'seg ' + part[2], title: t(part[0]) + ': ' + f.gib(part[1]) });
+          segment.style.width = width;
+          ui.bar.appendChild(segment);
+        });
+      ui.bar.setAttribute('aria-label', t('total') + ' ' + f.gib(m.total_bytes) + ' / ' + f.gib(m.usable_bytes));
+
+      fillList(ui.figures, [
+        [t('weights_part'), f.gib(m.weights_bytes) + ' · ' + f.gb(m.weights_bytes), 'weights'],
+        [t('kv_part'), f.gib(m.kv_cache_bytes) + ' · ' + f.gb(m.kv_cache_bytes), 'kv'],
+        [t('overhead_part'), f.gib(m.overhead_bytes), 'overhead'],
+        [t('total'), f.gib(m.total_bytes) + ' · ' + f.gb(m.total_bytes), 'total'],
+        [t('usable'), f.gib(m.usable_bytes), 'usable'],
+        [t('headroom'), f.gib(m.headroom_bytes), 'headroom'],
+        [t('max_context'), f.integer(m.max_context_tokens) + ' tokens', 'max-context'],
+        [t('bits_per_weight'), f.number(r.weights.bits_per_weight, 2), 'bpw'],
+      ]);
+      fillList(ui.speed, [
+        [t('decode'), f.speed(r.decode.tokens_per_s) + ' ' + t('tokens_per_s') + ' (' + t('band') + ' ' +
+          f.speed(r.decode.low) + '–' + f.speed(r.decode.high) + ') · ' +
+          (r.decode.bound === 'compute' ? t('compute_bound') : t('memory_bound')), 'decode'],
+        [t('prefill'), f.speed(r.prefill.tokens_per_s) + ' ' + t('tokens_per_s'), 'prefill'],
+        [t('ttft'), f.seconds(r.prefill.ttft_s) + ' ' + t('seconds'), 'ttft'],
+      ]);
+      const card = r.model;
+      const first = card.layer_groups[0] || {};
+      fillList(ui.arch, [
+        [t('params_total'), f.integer(r.params.total), 'params-total'],
+        [t('params_active'), f.integer(r.params.active), 'params-active'],
+        [t('layers'), f.integer(card.layers), 'layers'],
+        [t('hidden'), f.integer(card.hidden_size), 'hidden'],
+        [t('heads'), f.integer(first.q_heads) + ' / ' + f.integer(first.kv_heads) + ' / ' + f.integer(first.head_dim_k), 'heads'],
+        [t('vocab'), f.integer(card.vocab_size), 'vocab'],
+        [t('kv_per_token'), f.integer(m.kv_cache.bytes_per_token), 'kv-per-token'],
+      ]);
+      LlmCalc.dom.clear(ui.layers);
+      card.layer_groups.forEach((group) => {
+        ui.layers.appendChild(LlmCalc.dom.el('li', {
+          text: group.count + ' × ' + group.attention + (group.window_tokens ? ' (' + f.integer(group.window_tokens) + ')' : '') +
+                ' + ' + group.mlp + (group.mlp === 'moe' ? ' ' + group.experts_active + '/' + group.experts : ''),
+        }));
+      });
+      LlmCalc.dom.clear(ui.math);
+      m.math.forEach((line) => {
+        ui.math.appendChild(LlmCalc.dom.el('li', {}, LlmCalc.dom.el('strong', { text: line.name + ': ' }),
+          line.formula + ' = ' + f.integer(line.bytes) + ' B'));
+      });
+    }
+  }
+
+  function fillList(list, rows) {
+    LlmCalc.dom.clear(list);
+    rows.forEach((row) => {
+      list.appendChild(LlmCalc.dom.el('div', { class: 'item', 'data-testid': row[2] },
+        LlmCalc.dom.el('dt', { text: row[0] }), LlmCalc.dom.el('dd', { text: row[1] })));
+    });
+  }
+
+  LlmCalc.LlmCalcElement = LlmCalcElement;
+})(window.LlmCalc);
