@@ -58,7 +58,7 @@ nlohmann::json run_estimate(const nlohmann::json& request, Issues& issues) {
   std::optional<Scenario> scenario = resolve_scenario(request, issues);
   if (!scenario) return nullptr;
   const Scenario& s = *scenario;
-  std::optional<WeightPlan> weights = plan_weights(s.model, s.weights, "/weights", issues);
+  std::optional<WeightPlan> weights = plan_weights(s.model, s.weights, "/weights", issues, s.imatrix);
   if (!weights) return nullptr;
 
   MemoryRequest memory_request;

@@ -1,6 +1,6 @@
 // Reproduces llama.cpp's quantizer type choice, written from reading src/llama-quant.cpp at
 // commit 007dbbf3 (llama_tensor_get_type_impl, llama_ftype_get_default_type,
-// tensor_type_fallback); summarized in tests/data/llama_cpp_quant_rules.md. No imatrix assumed.
+// tensor_type_fallback); summarized in tests/data/llama_cpp_quant_rules.md.
 #include "gguf_quant_mix.h"
 
 #include <algorithm>
@@ -54,6 +54,7 @@ struct QuantState {
   int64_t n_gqa = 1;
   int64_t n_expert = 0;
   bool is_70b = false;
+  bool has_imatrix = false;
   bool has_output = true;
   int64_t n_attention_wv = 0;
   int64_t n_ffn_down = 0;
@@ -115,7 +116,7 @@ std::string choose(const std::string& ftype, const std::string& base_type, const
     } else if (ftype == "Q2_K_S" && qs.n_gqa >= 4) {
       type = "Q4_K";
     } else if (ftype == "IQ3_XXS") {
-      type = qs.n_gqa >= 4 ? "Q4_K" : "IQ3_S";  // without an imatrix
+      type = qs.n_gqa >= 4 ? "Q4_K" : qs.has_imatrix ? "IQ3_XXS" : "IQ3_S";
     } else if (is(ftype, {"IQ3_XS", "IQ3_S"}) && qs.n_gqa >= 4) {
       type = "Q4_K";
     } else if (ftype == "IQ3_M") {
@@ -156,7 +157,7 @@ std::string choose(const std::string& ftype, const std::string& base_type, const
       type = "Q3_K";
     } else if (ftype == "Q2_K_S") {
       if (i_layer < n_layer / 8) type = "Q4_K";
-    } else if (ftype == "IQ3_XXS") {
+    } else if (ftype == "IQ3_XXS" && !qs.has_imatrix) {
       type = i_layer < n_layer / 8 ? "Q4_K" : "Q3_K";
     } else if (ftype == "Q3_K_M") {
       type = i_layer < n_layer / 16 ? "Q5_K" : "Q4_K";
@@ -167,12 +168,14 @@ std::string choose(const std::string& ftype, const std::string& base_type, const
       type = "Q5_K";
     } else if (ftype == "Q4_K_M") {
       if (use_more_bits(i_layer, n_layer)) type = "Q6_K";
-    } else if (i_layer < n_layer / 8 && is(ftype, {"IQ4_NL", "IQ4_XS"})) {
+    } else if (i_layer < n_layer / 8 && is(ftype, {"IQ4_NL", "IQ4_XS"}) && !qs.has_imatrix) {
       type = "Q5_K";
     } else if (ftype == "Q5_K_M" && use_more_bits(i_layer, n_layer)) {
       type = "Q6_K";
     } else if (ftype == "Q4_K_S" && i_layer < n_layer / 8) {
       type = "Q5_K";
+    } else if (is(ftype, {"Q4_0", "Q5_0"}) && qs.has_imatrix && i_layer < n_layer / 8) {
+      type = ftype == "Q4_0" ? "Q4_1" : "Q5_1";
     }
     ++qs.i_ffn_down;
   } else if (contains(name, "attn_output.weight")) {
@@ -237,7 +240,14 @@ const std::vector<std::string>& gguf_file_types() {
   return names;
 }
 
-std::vector<std::string> gguf_tensor_types(const ModelSpec& model, const std::string& requested) {
+bool gguf_requires_imatrix(const std::string& ftype) {
+  // llama-quantize refuses these without an importance matrix (IQ1/IQ2/IQ3_XXS destinations and
+  // the Q2_K tensors of Q2_K_S), so every such file was made with one.
+  return is(ftype, {"IQ1_S", "IQ1_M", "IQ2_XXS", "IQ2_XS", "IQ2_S", "IQ2_M", "IQ3_XXS", "Q2_K_S"});
+}
+
+std::vector<std::string> gguf_tensor_types(const ModelSpec& model, const std::string& requested,
+                                           bool imatrix) {
   std::string ftype = requested;
   auto variant = kQ8EdgeVariants.find(requested);
   bool q8_edges = variant != kQ8EdgeVariants.end();
@@ -247,6 +257,7 @@ std::vector<std::string> gguf_tensor_types(const ModelSpec& model, const std::st
     if (ftype == f.name) base_type = f.default_type;
   }
   QuantState qs;
+  qs.has_imatrix = imatrix || gguf_requires_imatrix(ftype);
   if (!model.layers.empty() && model.layers[0].attention.n_kv_heads > 0) {
     qs.n_gqa = model.layers[0].attention.n_q_heads / model.layers[0].attention.n_kv_heads;
   }

@@ -11,8 +11,13 @@ namespace llmcalc {
 /// llama.cpp file types (LLAMA_FTYPE_MOSTLY_*) this calculator reproduces.
 const std::vector<std::string>& gguf_file_types();
 
+/// True for file types llama-quantize only makes with an importance matrix.
+bool gguf_requires_imatrix(const std::string& ftype);
+
 /// The ggml type llama-quantize writes for each tensor of `model` under `ftype`, in tensor order;
-/// "" for tensors a GGUF does not hold (vision, projector and MTP parts).
-std::vector<std::string> gguf_tensor_types(const ModelSpec& model, const std::string& ftype);
+/// "" for tensors a GGUF does not hold (vision, projector and MTP parts). `imatrix`: the file was
+/// quantized with an importance matrix (always assumed where llama-quantize requires one).
+std::vector<std::string> gguf_tensor_types(const ModelSpec& model, const std::string& ftype,
+                                           bool imatrix);
 
 }  // namespace llmcalc

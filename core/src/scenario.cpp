@@ -53,6 +53,7 @@ std::optional<Scenario> resolve_scenario(const nlohmann::json& request, Issues& 
   bool model_ok = resolve_model(request, s, issues);
 
   s.weights = reader.string("weights", 32, s.weights).value_or(s.weights);
+  s.imatrix = reader.boolean("imatrix", false).value_or(false);
   std::string kv_name = reader.string("kv_cache", 16, std::string("f16")).value_or("f16");
   if (auto kv = find_kv_type(kv_name)) {
     s.kv_type = *kv;
@@ -112,6 +113,7 @@ std::optional<Scenario> resolve_scenario(const nlohmann::json& request, Issues& 
 nlohmann::json scenario_json(const Scenario& s) {
   return {{"model", s.model_id},
           {"weights", s.weights},
+          {"imatrix", s.imatrix},
           {"kv_cache", s.kv_type.name},
           {"context_tokens", s.context_tokens},
           {"prompt_tokens", s.prompt_tokens},

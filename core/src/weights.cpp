@@ -27,7 +27,8 @@ const std::vector<CheckpointFormat>& checkpoint_formats() {
     std::vector<CheckpointFormat> out;
     for (const EmbeddedFile& file : embedded_data_files()) {
       if (std::string(file.path) != "formats/checkpoint_formats.json") continue;
-      for (const auto& f : nlohmann::json::parse(file.content).at("formats")) {
+      const nlohmann::json document = nlohmann::json::parse(file.content);
+      for (const auto& f : document.at("formats")) {
         CheckpointFormat format;
         format.id = f.at("id").get<std::string>();
         format.weight_bits = f.at("weight_bits").get<double>();
@@ -113,7 +114,7 @@ std::vector<std::string> weight_format_ids() {
 }
 
 std::optional<WeightPlan> plan_weights(const ModelSpec& model, const std::string& format,
-                                       const std::string& path, Issues& issues) {
+                                       const std::string& path, Issues& issues, bool imatrix) {
   WeightPlan plan;
   plan.format = format;
   const Catalog& catalog = Catalog::instance();
@@ -164,7 +165,7 @@ std::optional<WeightPlan> plan_weights(const ModelSpec& model, const std::string
     return plan;
   }
   if (is_gguf_format(format)) {
-    std::vector<std::string> types = gguf_tensor_types(model, format);
+    std::vector<std::string> types = gguf_tensor_types(model, format, imatrix);
     for (std::size_t i = 0; i < model.tensors.size(); ++i) {
       if (types[i].empty()) continue;
       const GgmlType* type = catalog.find_ggml_type(types[i]);

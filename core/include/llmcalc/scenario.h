@@ -21,6 +21,7 @@ struct Scenario {
   std::string model_name;
   ModelSpec model;
   std::string weights = "Q4_K_M";
+  bool imatrix = false;  // GGUF made with an importance matrix
   KvType kv_type{"f16", 1, 2};
   int64_t context_tokens = 8192;
   int64_t prompt_tokens = 512;

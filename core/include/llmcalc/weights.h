@@ -40,8 +40,10 @@ bool is_gguf_format(const std::string& format);
 std::vector<std::string> weight_format_ids();
 
 /// Places every tensor of `model` in `format`. An unknown format records an error at `path`.
+/// `imatrix`: GGUF quantized with an importance matrix (changes a few llama.cpp type choices).
 std::optional<WeightPlan> plan_weights(const ModelSpec& model, const std::string& format,
-                                       const std::string& path, Issues& issues);
+                                       const std::string& path, Issues& issues,
+                                       bool imatrix = false);
 
 nlohmann::json weight_plan_json(const WeightPlan& plan);
 
