@@ -126,7 +126,7 @@ void read_vision(const nlohmann::json& config, const std::string& path, ArchConf
   nlohmann::json vision_config = with_defaults(*found);
   const nlohmann::json* it = &vision_config;
   std::string model_type = config.value("model_type", "");
-  if (model_type != "gemma3" && model_type != "llama4") {
+  if (model_type != "gemma3" && model_type != "llama4" && model_type != "mistral3") {
     issues.warning("vision_not_counted", json_pointer_append(path, "vision_config"),
                    "The vision tower of this family is not counted; parameters cover the text "
                    "model only.");
@@ -136,7 +136,7 @@ void read_vision(const nlohmann::json& config, const std::string& path, ArchConf
   // Llama4VisionModel with a pixel-shuffle MLP adapter and a linear projector (modeling_llama4.py).
   JsonReader reader(*it, json_pointer_append(path, "vision_config"), issues);
   VisionConfig vision;
-  vision.kind = model_type == "gemma3" ? "siglip" : "llama4";
+  vision.kind = model_type == "gemma3" ? "siglip" : model_type == "llama4" ? "llama4" : "pixtral";
   vision.hidden = reader.integer("hidden_size", 1, kMaxHidden).value_or(0);
   vision.intermediate = reader.integer("intermediate_size", 1, kMaxHidden * 8).value_or(0);
   vision.n_layers = reader.integer("num_hidden_layers", 1, kMaxLayers).value_or(0);
@@ -144,6 +144,13 @@ void read_vision(const nlohmann::json& config, const std::string& path, ArchConf
   vision.patch_size = reader.integer("patch_size", 1, 1 << 12).value_or(0);
   vision.channels = reader.integer("num_channels", 1, 16, 3).value_or(3);
   vision.projector_out = arch.hidden;
+  if (vision.kind == "pixtral") {
+    // Mistral 3 (modeling_mistral3.py): the patch merger folds spatial_merge_size^2 patches.
+    int64_t merge = 2;
+    auto merge_it = config.find("spatial_merge_size");
+    if (merge_it != config.end() && merge_it->is_number_integer()) merge = merge_it->get<int64_t>();
+    vision.adapter_in = vision.hidden * merge * merge;
+  }
   if (vision.kind == "llama4") {
     vision.adapter_in = vision.intermediate;
     vision.adapter_mid = reader.integer("projector_input_dim", 1, kMaxHidden).value_or(0);

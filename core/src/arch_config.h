@@ -15,7 +15,7 @@
 namespace llmcalc {
 
 struct VisionConfig {
-  std::string kind;  // "siglip" (Gemma 3) or "llama4"
+  std::string kind;  // "siglip" (Gemma 3), "llama4" or "pixtral" (Mistral 3)
   int64_t hidden = 0;
   int64_t intermediate = 0;
   int64_t n_layers = 0;
@@ -23,7 +23,7 @@ struct VisionConfig {
   int64_t patch_size = 0;
   int64_t channels = 3;
   int64_t projector_out = 0;  // text hidden size the projector maps into
-  int64_t adapter_in = 0;     // Llama 4 pixel-shuffle MLP: input width
+  int64_t adapter_in = 0;     // Llama 4 pixel-shuffle MLP / Pixtral patch merger: input width
   int64_t adapter_mid = 0;    // Llama 4: projector_input_dim
   int64_t adapter_out = 0;    // Llama 4: projector_output_dim (= vision_output_dim)
 };

@@ -1,6 +1,7 @@
 // KV cache sizing per layer kind. llama.cpp rules from src/llama-kv-cache.cpp and
-// llama-kv-cache-iswa.cpp (SWA cache = min(n_ctx, pad(n_swa * n_seq + n_ubatch, 256)));
-// MLA caches kv_lora_rank + qk_rope_head_dim per token and layer (DeepSeek-V2 paper §2.1.2),
+// llama-kv-cache-iswa.cpp (SWA cache per stream = min(n_ctx, pad(n_swa * n_seq + n_ubatch, 256)));
+// MLA caches kv_lora_rank + qk_rope_head_dim per token and layer (DeepSeek-V2 paper §2.1.2;
+// vLLM's MLA backends), plus llama.cpp's V copy of the latent,
 // recurrent layers keep an f32 state per sequence (llama-memory-recurrent.cpp).
 #include "llmcalc/kv_cache.h"
 
@@ -46,18 +47,27 @@ KvBreakdown kv_cache_bytes(const ModelSpec& model, const KvType& type, const KvR
         break;
       case AttentionKind::sliding:
       case AttentionKind::chunked: {
-        int64_t window_cells =
-            request.llama_cpp_layout
-                ? pad_up(a.window_tokens * request.sequences + request.ubatch_tokens,
-                         kLlamaCppKvPadding)
-                : a.window_tokens * request.sequences;
-        int64_t used = std::min(cells, window_cells);
+        // llama.cpp keeps one stream per sequence (kv_unified = false, the llama-server and
+        // Ollama default), each of pad(n_swa * n_seq + n_ubatch, 256) cells: the Ollama
+        // gpt-oss-120b log shows "SWA KV cache, size = 1280 cells" and 90 MiB for 2 sequences.
+        int64_t per_stream = pad_up(request.context_tokens, kLlamaCppKvPadding);
+        int64_t used = request.llama_cpp_layout
+                           ? request.sequences *
+                                 std::min(per_stream,
+                                          pad_up(a.window_tokens * request.sequences +
+                                                     request.ubatch_tokens,
+                                                 kLlamaCppKvPadding))
+                           : std::min(tokens, a.window_tokens * request.sequences);
         out.windowed_bytes += per_token * used;
-        if (cells < window_cells) out.bytes_per_token += per_token;
+        if (request.context_tokens < a.window_tokens) out.bytes_per_token += per_token;
         break;
       }
       case AttentionKind::mla: {
-        int64_t latent = row_bytes(type, a.kv_lora_rank + a.qk_rope_head_dim);
+        // Both engines cache the latent plus the decoupled RoPE key (576 for DeepSeek V3);
+        // llama.cpp also keeps a separate V cache of kv_lora_rank ("K (f16): 1098 MiB,
+        // V (f16): 976 MiB" for DeepSeek-V3 at 16K, tests/data/engine_logs.json).
+        int64_t latent = row_bytes(type, a.kv_lora_rank + a.qk_rope_head_dim) +
+                         (request.llama_cpp_layout ? row_bytes(type, a.kv_lora_rank) : 0);
         out.latent_bytes += latent * cells;
         out.bytes_per_token += latent;
         break;

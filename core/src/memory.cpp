@@ -1,8 +1,12 @@
-// Memory per engine. llama.cpp's compute buffer is approximated from its graph's largest live
-// tensors (logits ub*vocab f32; without flash attention the KQ scores ub*n_ctx*n_head f32) and
-// fitted to published "compute buffer size" log lines in tests/data/engine_logs.json.
-// vLLM's budget follows vllm/v1/worker/gpu_worker.py determine_available_memory:
-// gpu_memory_utilization * total - weights - profiled activation peak - non-torch memory.
+// Memory per engine.
+// llama.cpp / Ollama: weights + KV cells + the compute buffer of one ubatch, approximated from its
+// graph's largest live tensors (logits ubatch x vocab f32; without flash attention the KQ scores
+// ubatch x n_ctx x n_head f32) and checked against "compute buffer size" log lines in
+// tests/data/engine_logs.json.
+// vLLM / SGLang: the KV pool is what the utilization budget leaves after weights, the profiled
+// activation peak and non-torch memory (vllm/v1/worker/gpu_worker.py determine_available_memory;
+// "Memory profiling results" lines in tests/data/engine_logs.json); CUDA graphs are captured
+// after the pool is sized and sit outside the budget.
 #include "llmcalc/memory.h"
 
 #include <algorithm>
@@ -43,20 +47,22 @@ int64_t llama_cpp_compute_buffer(const ModelSpec& model, int64_t kv_cells, int64
   return std::max(logits_path, kq_scores + 5 * hidden_row);
 }
 
-// vLLM profiles one forward pass of max_num_batched_tokens; peak activation per token fitted to
-// the Llama-3.1-8B "Memory profiling results" lines in tests/data/engine_logs.json.
-int64_t vllm_activation_peak(const ModelSpec& model, int64_t batched_tokens) {
-  return batched_tokens * (8 * max_ffn_width(model) + 8 * model.hidden_size);
+// Profiled activation peak per device: bf16 gate/up, activation and residual tensors of one
+// forward pass over max_num_batched_tokens, (6 x ffn + 6 x hidden) bytes per token. Fitted to the
+// Llama-3.1-8B max_model_len=20000 log (2.07 GiB); the 29000 log checks it.
+int64_t server_activation_peak(const ModelSpec& model, int64_t batched_tokens, int64_t devices) {
+  return batched_tokens * (6 * max_ffn_width(model) / devices + 6 * model.hidden_size);
 }
 
-constexpr int64_t kCudaGraphBytes = 512 * kMiB;   // typical "Graph capturing ... took 0.5 GiB"
-constexpr int64_t kOsShareBytes = 4 * kGiB;        // left to the OS on unified / CPU systems
-constexpr int64_t kVllmBlockTokens = 16;           // vLLM default block_size
+constexpr int64_t kServerNonTorchBytes = 358 * kMiB;  // "non_torch_memory=0.35GiB" (CUDA context)
+constexpr int64_t kCudaGraphBytes = 512 * kMiB;       // typical "Graph capturing ... took 0.5 GiB"
+constexpr int64_t kOsShareBytes = 4 * kGiB;           // left to the OS on unified / CPU systems
+constexpr int64_t kVllmBlockTokens = 16;              // vLLM default block_size
 
 struct Totals {
   KvBreakdown kv;
-  int64_t compute = 0;
-  int64_t overhead = 0;
+  int64_t compute = 0;   // compute buffers / activation peak, all devices
+  int64_t runtime = 0;   // non-torch memory and CUDA graphs, all devices
   int64_t total = 0;
 };
 
@@ -80,14 +86,14 @@ Totals totals_at(const ModelSpec& model, int64_t weights, const MemoryRequest& r
                     request.devices +
                 request.sequences * model.vocab_size * 4;
   } else if (is_paged_server(engine.engine)) {
-    t.compute = (vllm_activation_peak(model, engine.max_num_batched_tokens) + kCudaGraphBytes) *
+    t.compute = server_activation_peak(model, engine.max_num_batched_tokens, request.devices) *
                 request.devices;
+    t.runtime = (kServerNonTorchBytes + kCudaGraphBytes) * request.devices;
   } else {
     t.compute = llama_cpp_compute_buffer(model, t.kv.cells, engine.ubatch_tokens, true) *
                 request.devices;
   }
-  t.overhead = t.compute;
-  t.total = weights + t.kv.total_bytes + t.overhead;
+  t.total = weights + t.kv.total_bytes + t.compute + t.runtime;
   return t;
 }
 
@@ -95,10 +101,11 @@ Totals totals_at(const ModelSpec& model, int64_t weights, const MemoryRequest& r
 
 int64_t usable_memory_bytes(const Hardware& hardware, const EngineSettings& engine) {
   if (is_paged_server(engine.engine)) {
+    // The budget the engine sizes itself to, plus the CUDA graphs it captures outside it.
     double fraction = engine.engine == "vllm" ? engine.gpu_memory_utilization
                                               : engine.mem_fraction_static;
-    return static_cast<int64_t>(std::floor(fraction * static_cast<double>(hardware.memory_bytes))) -
-           engine.reserved_bytes;
+    return static_cast<int64_t>(std::floor(fraction * static_cast<double>(hardware.memory_bytes))) +
+           kCudaGraphBytes;
   }
   if (hardware.backend == "metal") {
     // macOS caps GPU-wired memory (recommendedMaxWorkingSetSize): about 2/3 of RAM up to 36 GB,
@@ -119,7 +126,7 @@ MemoryEstimate estimate_memory(const ModelSpec& model, const WeightPlan& weights
   out.kv = t.kv;
   out.kv_cache_bytes = t.kv.total_bytes;
   out.compute_buffer_bytes = t.compute;
-  out.overhead_bytes = t.overhead;
+  out.overhead_bytes = t.compute + t.runtime;
   out.total_bytes = t.total;
   out.usable_bytes = usable_memory_bytes(hardware, engine) * request.devices;
   out.headroom_bytes = out.usable_bytes - out.total_bytes;
@@ -148,9 +155,11 @@ MemoryEstimate estimate_memory(const ModelSpec& model, const WeightPlan& weights
   out.max_context_tokens = low;
 
   if (is_paged_server(engine.engine) && t.kv.bytes_per_token > 0) {
+    // The pool: whatever the budget leaves; vLLM's "GPU KV cache size: N tokens".
     int64_t pool = out.usable_bytes - out.weights_bytes - out.overhead_bytes - t.kv.state_bytes -
                    t.kv.windowed_bytes;
-    out.kv_capacity_tokens = std::max<int64_t>(0, pool / t.kv.bytes_per_token);
+    out.kv_pool_bytes = std::max<int64_t>(0, pool);
+    out.kv_capacity_tokens = out.kv_pool_bytes / t.kv.bytes_per_token;
     out.max_concurrent_sequences = static_cast<double>(out.kv_capacity_tokens) /
                                    static_cast<double>(std::max<int64_t>(1, request.context_tokens));
   }
@@ -165,10 +174,11 @@ MemoryEstimate estimate_memory(const ModelSpec& model, const WeightPlan& weights
       {"compute_buffer", is_llama_cpp_family(engine.engine)
                              ? "ubatch x vocab x 4 + 6 x ubatch x hidden x 4"
                                " (+ KQ scores ubatch x n_ctx x heads x 4 without flash attention)"
-                             : "activation peak of max_num_batched_tokens + CUDA graphs",
+                             : "max_num_batched_tokens x (6 x ffn + 6 x hidden) bytes",
        out.compute_buffer_bytes},
-      {"usable", hardware.kind == "discrete" ? "memory - reserve per device"
-                                             : "unified memory x GPU wired-limit fraction",
+      {"usable", is_paged_server(engine.engine) ? "gpu_memory_utilization x memory + CUDA graphs"
+                 : hardware.kind == "discrete"  ? "memory - reserve per device"
+                                                : "unified memory x GPU wired-limit fraction",
        out.usable_bytes}};
   return out;
 }
@@ -196,6 +206,7 @@ nlohmann::json memory_json(const MemoryEstimate& m) {
                     {"cells", m.kv.cells}}},
       {"math", math}};
   if (m.kv_capacity_tokens >= 0) {
+    out["kv_pool_bytes"] = m.kv_pool_bytes;
     out["kv_capacity_tokens"] = m.kv_capacity_tokens;
     out["max_concurrent_sequences"] = m.max_concurrent_sequences;
   }

@@ -76,6 +76,9 @@ std::optional<Scenario> resolve_scenario(const nlohmann::json& request, Issues& 
   s.engine.ubatch_tokens = reader.integer("ubatch", 1, 65536, 512).value_or(512);
   s.engine.gpu_memory_utilization =
       reader.number("gpu_memory_utilization", 0.05, 1.0, 0.9).value_or(0.9);
+  s.engine.max_num_batched_tokens =
+      reader.integer("max_num_batched_tokens", 1, kMaxContextTokens, s.engine.max_num_batched_tokens)
+          .value_or(s.engine.max_num_batched_tokens);
 
   auto hardware_it = request.find("hardware");
   nlohmann::json default_hardware = "rtx-4090";
@@ -124,6 +127,7 @@ nlohmann::json scenario_json(const Scenario& s) {
           {"flash_attention", s.engine.flash_attention},
           {"ubatch", s.engine.ubatch_tokens},
           {"gpu_memory_utilization", s.engine.gpu_memory_utilization},
+          {"max_num_batched_tokens", s.engine.max_num_batched_tokens},
           {"assumptions", {{"bandwidth_efficiency", s.speed.bandwidth_efficiency},
                            {"compute_efficiency", s.speed.compute_efficiency},
                            {"reserved_bytes", s.engine.reserved_bytes},

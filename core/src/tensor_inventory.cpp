@@ -172,9 +172,9 @@ class InventoryBuilder {
       add(blk + "nextn.eh_proj.weight", TensorRole::nextn_eh_proj, i, 2 * arch_.hidden,
           arch_.hidden);
       add_norm(blk + "nextn.shared_head_norm", i, arch_.hidden);
-      // DeepSeek V3 stores its own embedding and head copies in the MTP layer; GLM-4.5 and
-      // Qwen3-Next share the main ones.
-      if (arch_.model_type != "glm4_moe" && arch_.model_type != "qwen3_next") {
+      // DeepSeek V3 and GLM-4.5 store their own embedding and head copies in the MTP layer
+      // (the Hub totals count them); Qwen3-Next shares the main ones.
+      if (arch_.model_type != "qwen3_next") {
         add(blk + "nextn.embed_tokens.weight", TensorRole::token_embd, i, arch_.hidden,
             arch_.vocab);
         add(blk + "nextn.shared_head_head.weight", TensorRole::output, i, arch_.hidden,
@@ -199,6 +199,30 @@ class InventoryBuilder {
     add(blk + "ffn_down.bias", TensorRole::vision, -1, v.hidden, 1);
   }
 
+  // Pixtral encoder (modeling_pixtral.py: bias-free conv patches, RMSNorms, gated MLP) and the
+  // Mistral 3 projector (RMSNorm, patch merger, two linears without bias).
+  void add_pixtral(const VisionConfig& v, int64_t patch_in) {
+    add("v.patch_embd.weight", TensorRole::vision, -1, patch_in, v.hidden);
+    add("v.pre_ln.weight", TensorRole::vision, -1, v.hidden, 1);
+    for (int64_t l = 0; l < v.n_layers; ++l) {
+      std::string blk = "v.blk." + std::to_string(l) + ".";
+      add(blk + "attn_norm.weight", TensorRole::vision, -1, v.hidden, 1);
+      add(blk + "ffn_norm.weight", TensorRole::vision, -1, v.hidden, 1);
+      for (const char* name : {"attn_q", "attn_k", "attn_v", "attn_out"}) {
+        add(blk + name + ".weight", TensorRole::vision, -1, v.hidden, v.hidden);
+      }
+      add(blk + "ffn_gate.weight", TensorRole::vision, -1, v.hidden, v.intermediate);
+      add(blk + "ffn_up.weight", TensorRole::vision, -1, v.hidden, v.intermediate);
+      add(blk + "ffn_down.weight", TensorRole::vision, -1, v.intermediate, v.hidden);
+    }
+    part_ = ModelPart::projector;
+    add("mm.norm.weight", TensorRole::projector, -1, v.hidden, 1);
+    add("mm.patch_merger.weight", TensorRole::projector, -1, v.adapter_in, v.hidden);
+    add("mm.linear_1.weight", TensorRole::projector, -1, v.hidden, v.projector_out);
+    add("mm.linear_2.weight", TensorRole::projector, -1, v.projector_out, v.projector_out);
+    part_ = ModelPart::text;
+  }
+
   // Vision encoders: SigLIP (modeling_siglip.py) with Gemma 3's projector, or Llama 4's
   // Llama4VisionModel (unfold-linear patches, class token, pre/post LayerNorm, pixel-shuffle MLP).
   void add_vision() {
@@ -208,6 +232,10 @@ class InventoryBuilder {
     int64_t side = v.image_size / v.patch_size;
     int64_t patch_in = v.patch_size * v.patch_size * v.channels;
     bool llama4 = v.kind == "llama4";
+    if (v.kind == "pixtral") {
+      add_pixtral(v, patch_in);
+      return;
+    }
     add("v.patch_embd.weight", TensorRole::vision, -1, patch_in, v.hidden);
     if (llama4) {
       add("v.class_embd", TensorRole::vision, -1, v.hidden, 1);

@@ -23,7 +23,7 @@ struct EngineSettings {
   double gpu_memory_utilization = 0.9;   // vLLM default
   double mem_fraction_static = 0.88;     // SGLang default on large GPUs
   int64_t max_num_batched_tokens = 8192; // vLLM V1 `vllm serve` default
-  int64_t reserved_bytes = 512 * kMiB;   // driver / CUDA context per discrete device
+  int64_t reserved_bytes = 512 * kMiB;   // driver / CUDA context per discrete device (llama.cpp)
   double comfortable_fraction = 0.9;     // verdict "comfortable" at or below this share of usable
 };
 
@@ -44,13 +44,14 @@ struct MathLine {
 struct MemoryEstimate {
   int64_t weights_bytes = 0;
   int64_t kv_cache_bytes = 0;
-  int64_t overhead_bytes = 0;      // compute/activation buffers + runtime reserve
+  int64_t overhead_bytes = 0;      // compute/activation buffers + runtime (CUDA context, graphs)
   int64_t compute_buffer_bytes = 0;
   int64_t total_bytes = 0;
   int64_t usable_bytes = 0;
   int64_t headroom_bytes = 0;
   std::string verdict;             // comfortable | tight | oom
   int64_t max_context_tokens = 0;  // per sequence, largest that fits (0 if none)
+  int64_t kv_pool_bytes = 0;       // vLLM / SGLang: memory the KV pool gets
   int64_t kv_capacity_tokens = -1; // vLLM / SGLang: tokens the KV pool holds (-1: n/a)
   double max_concurrent_sequences = -1;
   KvBreakdown kv;

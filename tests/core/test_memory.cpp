@@ -1,0 +1,142 @@
+// KV cache and engine memory against published engine logs (tests/data/engine_logs.json, each
+// with its source) and hand calculations for every attention kind.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "llmcalc/kv_cache.h"
+#include "llmcalc/memory.h"
+#include "llmcalc/weights.h"
+#include "test_support.h"
+
+namespace {
+
+constexpr double kMiB = 1048576.0;
+constexpr double kGiB = 1073741824.0;
+
+int64_t kv_bytes(const std::string& id, const char* type, int64_t context, int64_t sequences = 1,
+                 int64_t ubatch = 512, bool llama_cpp = true) {
+  auto model = llmcalc_test::catalog_model(id);
+  llmcalc::KvRequest request;
+  request.context_tokens = context;
+  request.sequences = sequences;
+  request.ubatch_tokens = ubatch;
+  request.llama_cpp_layout = llama_cpp;
+  return llmcalc::kv_cache_bytes(model, *llmcalc::find_kv_type(type), request).total_bytes;
+}
+
+}  // namespace
+
+TEST_CASE("llama.cpp KV sizes match published 'KV self size' lines", "[kv][published]") {
+  // ikawrakow/ik_llama.cpp discussion copies of mainline logs, see tests/data/engine_logs.json.
+  CHECK(kv_bytes("qwen3-235b-a22b", "f16", 32768) / kMiB == Approx(6016.00).epsilon(0.03));
+  CHECK(kv_bytes("qwen3-235b-a22b", "q8_0", 16384) / kMiB == Approx(1598.00).epsilon(0.03));
+  CHECK(kv_bytes("llama-3.1-8b", "f16", 16384) / kMiB == Approx(2048.00).epsilon(0.03));
+  CHECK(kv_bytes("llama-3.1-8b", "f16", 4096) / kMiB == Approx(512.00).epsilon(0.03));
+  CHECK(kv_bytes("qwen3-30b-a3b", "f16", 16384) / kMiB == Approx(1536.00).epsilon(0.03));
+  CHECK(kv_bytes("qwen3-30b-a3b", "f16", 4096) / kMiB == Approx(384.00).epsilon(0.03));
+  // DeepSeek-V3-0324 with mainline MLA at 16K: "K (f16): 1098.00 MiB, V (f16): 976.00 MiB".
+  CHECK(kv_bytes("deepseek-v3", "f16", 16384) / kMiB == Approx(1098.00 + 976.00).epsilon(0.03));
+  // Ollama gpt-oss-120b, 2 sequences of 131072, ubatch 1024: non-SWA 9216 MiB + SWA 90 MiB.
+  CHECK(kv_bytes("gpt-oss-120b", "f16", 131072, 2, 1024) / kMiB ==
+        Approx(9216.00 + 90.00).epsilon(0.03));
+}
+
+TEST_CASE("KV by hand for Gemma 3 27B, DeepSeek-V3, gpt-oss-120b and Qwen3-Next", "[kv][hand]") {
+  // Gemma 3 27B at 128K (llama.cpp, 1 sequence, ubatch 512): 10 global layers of 62
+  // (every 6th) x 16 KV heads x (128 + 128) x 2 B = 81,920 B/token x 131,072 = 10,737,418,240;
+  // 52 sliding layers x 8,192 B x pad(1024 + 512, 256) = 1,536 cells = 654,311,424.
+  CHECK(kv_bytes("gemma-3-27b", "f16", 131072) == 10737418240LL + 654311424LL);
+  // DeepSeek-V3 at 64K: 61 MLA layers x (512 + 64) x 2 B x 65,536 = 4,605,345,792 in vLLM;
+  // llama.cpp adds a 512-wide V cache: 61 x 512 x 2 x 65,536 = 4,093,640,704 more.
+  CHECK(kv_bytes("deepseek-v3", "f16", 65536, 1, 512, false) == 4605345792LL);
+  CHECK(kv_bytes("deepseek-v3", "f16", 65536) == 4605345792LL + 4093640704LL);
+  // gpt-oss-120b at 128K: 18 full layers x 8 heads x (64 + 64) x 2 B = 2,048 B/layer/token
+  // x 131,072 x 18 = 4,831,838,208; 18 sliding (window 128) x 2,048 x pad(128 + 512, 256) = 768
+  // cells = 28,311,552.
+  CHECK(kv_bytes("gpt-oss-120b", "f16", 131072) == 4831838208LL + 28311552LL);
+  // Qwen3-Next-80B at 256K: 12 full layers x 2 KV heads x (256 + 256) x 2 B = 2,048 B x 262,144
+  // x 12 = 6,442,450,944; 36 gated-DeltaNet layers keep f32 state: 32 heads x 128 x 128
+  // + conv (4 - 1) x (2 x 2,048 + 4,096) = 548,864 floats = 2,195,456 B each = 79,036,416.
+  CHECK(kv_bytes("qwen3-next-80b-a3b", "f16", 262144) == 6442450944LL + 79036416LL);
+}
+
+TEST_CASE("llama.cpp compute buffers and totals within 10% of published logs", "[memory][published]") {
+  struct Case {
+    const char* model;
+    const char* weights;
+    int64_t context;
+    int64_t ubatch;
+    bool flash_attention;
+    double compute_mib;  // the device's "compute buffer size" line (host buffers sit in RAM)
+  };
+  // Llama 3.1 8B Vulkan 16K ub 1024 FA: "Vulkan0 compute buffer size = 613.01 MiB"; CPU 4K
+  // ub 512 no FA: 296.01; Qwen3-30B-A3B CPU 4K no FA: 300.75.
+  const Case cases[] = {{"llama-3.1-8b", "Q4_0", 16384, 1024, true, 613.01},
+                        {"llama-3.1-8b", "Q4_K_M", 4096, 512, false, 296.01},
+                        {"qwen3-30b-a3b", "Q5_K_M", 4096, 512, false, 300.75}};
+  for (const Case& c : cases) {
+    INFO(c.model << " " << c.context);
+    nlohmann::json request = {{"model", c.model}, {"weights", c.weights},
+                              {"context_tokens", c.context}, {"ubatch", c.ubatch},
+                              {"flash_attention", c.flash_attention}, {"hardware", "rtx-4090"}};
+    auto envelope = llmcalc_test::estimate(request);
+    REQUIRE(envelope["ok"] == true);
+    double compute = envelope["result"]["memory"]["compute_buffer_bytes"].get<double>() / kMiB;
+    CHECK(compute == Approx(c.compute_mib).epsilon(0.10));
+  }
+}
+
+TEST_CASE("vLLM KV pool matches published profiling logs", "[memory][published][vllm]") {
+  // Llama-3.1-8B-Instruct on an RTX 3090 (total_gpu_memory=23.58GiB), gpu_memory_utilization 0.9,
+  // V0 profiling one batch of max_model_len tokens. The activation coefficient was fitted on the
+  // 20000-token log (kv_cache_size=3.81GiB); the 29000-token log (2.89GiB, 23648 tokens) checks it.
+  for (auto [tokens, kv_gib] : {std::pair<int64_t, double>{20000, 3.81}, {29000, 2.89}}) {
+    nlohmann::json request = {
+        {"model", "llama-3.1-8b"}, {"weights", "BF16"}, {"engine", "vllm"},
+        {"context_tokens", tokens}, {"max_num_batched_tokens", tokens},
+        {"gpu_memory_utilization", 0.9},
+        {"hardware", {{"memory_bytes", 23.58 * kGiB}, {"memory_bandwidth_bytes_per_s", 936e9},
+                      {"fp16_flops_per_s", 71e12}, {"backend", "cuda"}}}};
+    auto envelope = llmcalc_test::estimate(request);
+    REQUIRE(envelope["ok"] == true);
+    INFO("max_model_len " << tokens);
+    CHECK(envelope["result"]["memory"]["kv_pool_bytes"].get<double>() / kGiB ==
+          Approx(kv_gib).epsilon(0.03));
+  }
+  // Qwen3-235B-A22B-FP8, tensor parallel 4: "Available KV cache memory: 8.11 GiB" gave
+  // "GPU KV cache size: 178,880 tokens": tokens = memory / (KV bytes per token / 4 devices).
+  auto model = llmcalc_test::catalog_model("qwen3-235b-a22b");
+  llmcalc::KvRequest one_token;
+  one_token.context_tokens = 1;
+  one_token.llama_cpp_layout = false;
+  double per_device = static_cast<double>(
+                          llmcalc::kv_cache_bytes(model, *llmcalc::find_kv_type("f16"), one_token)
+                              .total_bytes) / 4.0;
+  CHECK(8.11 * kGiB / per_device == Approx(178880).epsilon(0.03));
+  // DeepSeek-V2-Lite-Chat: "To serve at least one request with the models's max seq len (32768),
+  // (0.95 GiB KV cache is needed".
+  CHECK(kv_bytes("deepseek-v2-lite", "f16", 32768, 1, 512, false) / kGiB == Approx(0.95).epsilon(0.03));
+}
+
+TEST_CASE("Verdict thresholds and the largest context that fits", "[memory][verdict]") {
+  auto run = [](int64_t context) {
+    return llmcalc_test::estimate({{"model", "llama-3.1-8b"}, {"weights", "Q8_0"},
+                                   {"hardware", "rtx-4090"}, {"context_tokens", context}});
+  };
+  auto small = run(4096);
+  REQUIRE(small["ok"] == true);
+  const auto& m = small["result"]["memory"];
+  // comfortable at or below 90% of usable, tight up to 100%, else oom.
+  double ratio = m["total_bytes"].get<double>() / m["usable_bytes"].get<double>();
+  CHECK(ratio <= 0.9);
+  CHECK(m["verdict"] == "comfortable");
+  // Usable on a 24 GiB discrete GPU: 24 GiB - 512 MiB reserve.
+  CHECK(m["usable_bytes"].get<int64_t>() == 24LL * 1073741824 - 512LL * 1048576);
+  int64_t max_context = m["max_context_tokens"].get<int64_t>();
+  REQUIRE(max_context > 4096);
+  REQUIRE(max_context < 131072);
+  // At the reported maximum it fits; one 256-cell step beyond it does not.
+  CHECK(run(max_context)["result"]["memory"]["verdict"] != "oom");
+  CHECK(run(max_context + 256)["result"]["memory"]["verdict"] == "oom");
+}
