@@ -16,7 +16,8 @@ const std::set<std::string> kKnownFamilies = {
     "phi3",      "gemma",       "gemma2",   "gemma3",      "gemma3_text", "mixtral",
     "qwen2_moe", "qwen3_moe",   "deepseek_v2", "deepseek_v3", "kimi_k2",  "gpt_oss",
     "glm4",      "glm4_moe",    "cohere",   "cohere2",     "olmo2",      "qwen3_next",
-    "smollm3",   "ernie4_5",    "ernie4_5_moe", "llama4"};
+    "smollm3",   "ernie4_5",    "ernie4_5_moe", "llama4",     "deepseek_v32", "hunyuan",
+    "nemotron-nas", "minimax_m1", "minimax", "jamba"};
 
 // A nested config with transformers' defaults filled in for the keys it omits.
 nlohmann::json with_defaults(const nlohmann::json& config) {
@@ -267,6 +268,122 @@ void read_linear_attention(JsonReader& reader, ArchConfig& arch) {
   }
 }
 
+// First element of a per-layer list, or the value itself (Hunyuan writes lists).
+std::optional<int64_t> scalar_or_first(const nlohmann::json& text, const char* key) {
+  auto it = text.find(key);
+  if (it == text.end()) return std::nullopt;
+  const nlohmann::json& value = it->is_array() && !it->empty() ? it->front() : *it;
+  if (!value.is_number_integer() || value.get<int64_t>() < 0 || value.get<int64_t>() > kMaxHidden * 64) {
+    return std::nullopt;
+  }
+  return value.get<int64_t>();
+}
+
+// Hunyuan-A13B (modeling_hunyuan.py): every layer MoE, a shared MLP of intermediate_size x
+// num_shared_expert, per-layer lists for expert width and top-k, QK RMSNorm per head.
+void apply_hunyuan(const nlohmann::json& text, JsonReader& reader, ArchConfig& arch) {
+  arch.head_dim = reader.integer("attention_head_dim", 1, kMaxHidden, arch.head_dim).value_or(arch.head_dim);
+  arch.v_head_dim = arch.head_dim;
+  arch.n_experts = reader.integer("num_experts", 0, kMaxExperts, 0).value_or(0);
+  arch.n_experts_active = scalar_or_first(text, "moe_topk").value_or(1);
+  arch.moe_intermediate = scalar_or_first(text, "moe_intermediate_size").value_or(arch.intermediate);
+  bool mixed = reader.boolean("use_mixed_mlp_moe", false).value_or(false);
+  arch.shared_intermediate = mixed ? arch.intermediate * scalar_or_first(text, "num_shared_expert").value_or(1) : 0;
+  if (arch.n_experts_active > arch.n_experts) arch.n_experts_active = arch.n_experts;
+  std::fill(arch.layer_moe.begin(), arch.layer_moe.end(), arch.n_experts > 0);
+}
+
+// DeciLM / Llama-Nemotron (modeling_decilm.py): per-layer block_configs; attention may be a
+// no-op or have n_heads / n_heads_in_group KV heads; FFN width from ffn_mult as
+// _ffn_mult_to_intermediate_size: int(2 * ffn_mult * hidden / 3) rounded up to 256.
+void apply_nemotron_nas(const nlohmann::json& text, JsonReader& reader, ArchConfig& arch) {
+  auto blocks = text.find("block_configs");
+  std::string path = reader.path_of("block_configs");
+  if (blocks == text.end() || !blocks->is_array() ||
+      static_cast<int64_t>(blocks->size()) < arch.n_layers) {
+    reader.issues().error("bad_block_configs", path, "block_configs must list one block per layer.");
+    return;
+  }
+  for (int64_t i = 0; i < arch.n_layers; ++i) {
+    auto index = static_cast<std::size_t>(i);
+    const nlohmann::json& block = (*blocks)[index];
+    const nlohmann::json attention = block.is_object() ? block.value("attention", nlohmann::json::object())
+                                                       : nlohmann::json::object();
+    const nlohmann::json ffn = block.is_object() ? block.value("ffn", nlohmann::json::object())
+                                                 : nlohmann::json::object();
+    if (attention.value("no_op", false)) {
+      arch.layer_attention[index] = AttentionKind::none;
+    } else {
+      auto group = attention.find("n_heads_in_group");
+      int64_t in_group = group != attention.end() && group->is_number_integer() ? group->get<int64_t>() : 1;
+      if (in_group < 1 || arch.n_heads % in_group != 0) {
+        reader.issues().error("bad_block_configs", path + "/" + std::to_string(i),
+                              "n_heads_in_group must divide num_attention_heads.");
+        return;
+      }
+      arch.layer_kv_heads[index] = arch.n_heads / in_group;
+    }
+    if (ffn.value("no_op", false)) {
+      arch.layer_intermediate[index] = 0;
+    } else {
+      auto mult = ffn.find("ffn_mult");
+      double m = mult != ffn.end() && mult->is_number() ? mult->get<double>() : 0.0;
+      if (!(m > 0.0 && m < 1000.0)) {
+        reader.issues().error("bad_block_configs", path + "/" + std::to_string(i),
+                              "ffn_mult must be a positive number.");
+        return;
+      }
+      auto width = static_cast<int64_t>(2.0 * m * static_cast<double>(arch.hidden) / 3.0);
+      arch.layer_intermediate[index] = (width + 255) / 256 * 256;
+    }
+  }
+}
+
+// MiniMax-01 / M1 (modeling_minimax.py): attn_type_list marks softmax (1) and lightning linear
+// attention (0) layers; every layer is MoE.
+void apply_minimax(const nlohmann::json& text, JsonReader& reader, ArchConfig& arch) {
+  arch.lightning_attention = true;
+  auto types = text.find("attn_type_list");
+  if (types == text.end() || !types->is_array() || static_cast<int64_t>(types->size()) < arch.n_layers) {
+    reader.issues().error("bad_attn_type_list", reader.path_of("attn_type_list"),
+                          "attn_type_list must list one attention type per layer.");
+    return;
+  }
+  for (int64_t i = 0; i < arch.n_layers; ++i) {
+    const auto& entry = (*types)[static_cast<std::size_t>(i)];
+    bool softmax = entry.is_number_integer() && entry.get<int64_t>() == 1;
+    arch.layer_attention[static_cast<std::size_t>(i)] = softmax ? AttentionKind::full : AttentionKind::linear;
+  }
+  arch.linear_v_heads = arch.n_heads;
+  arch.linear_k_heads = arch.n_heads;
+  arch.linear_k_head_dim = arch.head_dim;
+  arch.linear_v_head_dim = arch.head_dim;
+  arch.linear_conv_kernel = 1;
+}
+
+// Jamba (modeling_jamba.py): attention every attn_layer_period layers at attn_layer_offset, Mamba
+// elsewhere; MoE every expert_layer_period layers at expert_layer_offset.
+void apply_jamba(JsonReader& reader, ArchConfig& arch) {
+  int64_t attn_period = reader.integer("attn_layer_period", 1, kMaxLayers, 8).value_or(8);
+  int64_t attn_offset = reader.integer("attn_layer_offset", 0, kMaxLayers, 4).value_or(4);
+  int64_t expert_period = reader.integer("expert_layer_period", 1, kMaxLayers, 2).value_or(2);
+  int64_t expert_offset = reader.integer("expert_layer_offset", 0, kMaxLayers, 1).value_or(1);
+  int64_t expand = reader.integer("mamba_expand", 1, 64, 2).value_or(2);
+  arch.mamba_d_inner = expand * arch.hidden;
+  arch.mamba_d_state = reader.integer("mamba_d_state", 1, 4096, 16).value_or(16);
+  arch.mamba_d_conv = reader.integer("mamba_d_conv", 1, 64, 4).value_or(4);
+  arch.mamba_dt_rank = reader.integer("mamba_dt_rank", 1, kMaxHidden, (arch.hidden + 15) / 16)
+                           .value_or((arch.hidden + 15) / 16);
+  arch.mamba_conv_bias = reader.boolean("mamba_conv_bias", true).value_or(true);
+  arch.mamba_proj_bias = reader.boolean("mamba_proj_bias", false).value_or(false);
+  arch.mamba_dt_norms = true;
+  for (int64_t i = 0; i < arch.n_layers; ++i) {
+    auto index = static_cast<std::size_t>(i);
+    arch.layer_attention[index] = i % attn_period == attn_offset ? AttentionKind::full : AttentionKind::ssm;
+    arch.layer_moe[index] = arch.n_experts > 0 && i % expert_period == expert_offset;
+  }
+}
+
 void apply_family_conventions(const nlohmann::json& text, JsonReader& reader, ArchConfig& arch) {
   const std::string& type = arch.model_type;
   bool attention_bias = reader.boolean("attention_bias", false).value_or(false);
@@ -289,15 +406,29 @@ void apply_family_conventions(const nlohmann::json& text, JsonReader& reader, Ar
       type == "cohere" || type == "cohere2") {
     arch.tied = reader.boolean("tie_word_embeddings", true).value_or(true);
   }
-  if (is_one_of(type, {"deepseek_v2", "deepseek_v3", "kimi_k2"})) read_mla(reader, arch);
+  if (is_one_of(type, {"deepseek_v2", "deepseek_v3", "kimi_k2", "deepseek_v32"})) {
+    read_mla(reader, arch);
+  }
+  if (type == "deepseek_v32") {
+    arch.indexer_heads = reader.integer("index_n_heads", 1, kMaxHeads).value_or(0);
+    arch.indexer_head_dim = reader.integer("index_head_dim", 1, kMaxHidden).value_or(0);
+  }
   if (type == "qwen3_next") read_linear_attention(reader, arch);
   read_layer_types(text, reader.path(), arch, reader.issues());
   if (arch.layer_attention.size() == static_cast<std::size_t>(arch.n_layers) &&
       !text.contains("layer_types") && type != "qwen3_next" && !arch.mla) {
     default_sliding_pattern(text, arch, reader);
   }
-  read_moe(text, reader, arch);
+  if (type == "hunyuan") {
+    apply_hunyuan(text, reader, arch);
+  } else {
+    read_moe(text, reader, arch);
+  }
   if (type == "llama4") apply_llama4(text, reader, arch);
+  if (type == "nemotron-nas") apply_nemotron_nas(text, reader, arch);
+  if (type == "minimax_m1" || type == "minimax") apply_minimax(text, reader, arch);
+  if (type == "jamba") apply_jamba(reader, arch);
+  if (type == "deepseek_v32") arch.expert_score_bias = true;
 }
 
 }  // namespace
@@ -338,8 +469,13 @@ std::optional<ArchConfig> read_arch_config(const nlohmann::json& config, const s
   arch.n_heads = first_integer(reader, {"num_attention_heads", "n_head"}, 1, kMaxHeads,
                                std::nullopt).value_or(0);
   arch.vocab = reader.integer("vocab_size", 1, kMaxVocab).value_or(0);
+  // DeciLM (nemotron-nas) sizes each layer's FFN in block_configs instead.
+  std::optional<int64_t> no_default;
   arch.intermediate = first_integer(reader, {"intermediate_size", "ffn_hidden_size"}, 1,
-                                    kMaxHidden * 64, std::nullopt).value_or(0);
+                                    kMaxHidden * 64,
+                                    arch.model_type == "nemotron-nas" ? std::optional<int64_t>(0)
+                                                                      : no_default)
+                          .value_or(0);
   if (issues.has_errors()) return std::nullopt;
 
   arch.n_kv_heads = reader.integer("num_key_value_heads", 1, kMaxHeads, arch.n_heads)
@@ -368,6 +504,8 @@ std::optional<ArchConfig> read_arch_config(const nlohmann::json& config, const s
   arch.sliding_window = reader.integer("sliding_window", 0, kMaxContextTokens, 0).value_or(0);
   arch.layer_attention.assign(static_cast<std::size_t>(arch.n_layers), AttentionKind::full);
   arch.layer_moe.assign(static_cast<std::size_t>(arch.n_layers), false);
+  arch.layer_intermediate.assign(static_cast<std::size_t>(arch.n_layers), arch.intermediate);
+  arch.layer_kv_heads.assign(static_cast<std::size_t>(arch.n_layers), arch.n_kv_heads);
   arch.mtp_layers = first_integer(reader, {"num_nextn_predict_layers", "num_mtp_layers"}, 0, 16,
                                   0).value_or(0);
 

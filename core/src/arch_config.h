@@ -66,6 +66,8 @@ struct ArchConfig {
   bool expert_bias = false;         // gpt-oss: biases on expert projections
   bool expert_score_bias = false;   // DeepSeek V3: e_score_correction_bias
   std::vector<bool> layer_moe;      // one per layer
+  std::vector<int64_t> layer_intermediate;  // dense FFN width per layer (0: no FFN block)
+  std::vector<int64_t> layer_kv_heads;      // KV heads per attention layer
 
   bool mla = false;
   int64_t q_lora_rank = 0;
@@ -79,6 +81,20 @@ struct ArchConfig {
   int64_t linear_k_head_dim = 0;
   int64_t linear_v_head_dim = 0;
   int64_t linear_conv_kernel = 0;
+  bool lightning_attention = false;  // MiniMax-01/M1 linear layers (qkv, output gate, norm)
+
+  // Mamba layers (Jamba: modeling_jamba.py JambaMambaMixer).
+  int64_t mamba_d_inner = 0;
+  int64_t mamba_d_state = 0;
+  int64_t mamba_d_conv = 0;
+  int64_t mamba_dt_rank = 0;
+  bool mamba_conv_bias = true;
+  bool mamba_proj_bias = false;
+  bool mamba_dt_norms = false;  // Jamba's dt / B / C RMSNorms
+
+  // DeepSeek V3.2 sparse-attention indexer (per layer).
+  int64_t indexer_heads = 0;
+  int64_t indexer_head_dim = 0;
 
   std::optional<VisionConfig> vision;
 };

@@ -12,7 +12,7 @@ std::vector<LayerSpec> plan_layers(const ArchConfig& arch) {
     AttentionGeometry& attention = layer.attention;
     attention.kind = arch.layer_attention[index];
     attention.n_q_heads = arch.n_heads;
-    attention.n_kv_heads = arch.n_kv_heads;
+    attention.n_kv_heads = arch.layer_kv_heads[index];
     attention.head_dim_k = arch.head_dim;
     attention.head_dim_v = arch.v_head_dim;
     if (attention.kind == AttentionKind::sliding) attention.window_tokens = arch.sliding_window;
@@ -21,7 +21,23 @@ std::vector<LayerSpec> plan_layers(const ArchConfig& arch) {
       attention.kv_lora_rank = arch.kv_lora_rank;
       attention.qk_rope_head_dim = arch.qk_rope_head_dim;
     }
-    if (attention.kind == AttentionKind::linear) {
+    if (attention.kind == AttentionKind::none) {
+      attention.n_q_heads = 0;
+      attention.n_kv_heads = 0;
+    }
+    if (attention.kind == AttentionKind::ssm) {
+      // Mamba state per sequence: conv window (d_conv - 1) x d_inner and SSM d_state x d_inner
+      // (llama.cpp llama-memory-recurrent.cpp keeps both as f32).
+      attention.n_q_heads = 0;
+      attention.n_kv_heads = 0;
+      attention.state_elements_per_seq =
+          arch.mamba_d_inner * (arch.mamba_d_conv - 1 + arch.mamba_d_state);
+    }
+    if (attention.kind == AttentionKind::linear && arch.lightning_attention) {
+      // Lightning attention keeps a head_dim x head_dim KV state per head (MiniMax-01 paper §2.2).
+      attention.n_kv_heads = 0;
+      attention.state_elements_per_seq = arch.n_heads * arch.head_dim * arch.head_dim;
+    } else if (attention.kind == AttentionKind::linear) {
       // Gated DeltaNet state per sequence: a k_dim x v_dim matrix per value head, plus the
       // causal-conv window of (kernel - 1) past inputs over q, k and v channels.
       int64_t key_dim = arch.linear_k_heads * arch.linear_k_head_dim;
@@ -34,7 +50,8 @@ std::vector<LayerSpec> plan_layers(const ArchConfig& arch) {
     }
     MlpGeometry& mlp = layer.mlp;
     mlp.moe = arch.layer_moe[index];
-    mlp.intermediate = mlp.moe ? 0 : arch.intermediate;
+    mlp.intermediate = mlp.moe ? 0 : arch.layer_intermediate[index];
+    mlp.present = mlp.moe || mlp.intermediate > 0;
     if (mlp.moe) {
       mlp.n_experts = arch.n_experts;
       mlp.n_experts_active = arch.n_experts_active;

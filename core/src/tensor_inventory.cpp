@@ -43,32 +43,44 @@ class InventoryBuilder {
     std::string blk = "blk." + std::to_string(i) + ".";
     // MTP layers (index past the last decoder layer) repeat the last layer's shape.
     std::size_t index = static_cast<std::size_t>(std::min<int64_t>(i, arch_.n_layers - 1));
-    if (arch_.model_type != "olmo2") add_norm(blk + "attn_norm", i, arch_.hidden);
-    switch (arch_.layer_attention[index]) {
+    AttentionKind kind = arch_.layer_attention[index];
+    if (arch_.model_type != "olmo2" && kind != AttentionKind::none) {
+      add_norm(blk + "attn_norm", i, arch_.hidden);
+    }
+    switch (kind) {
       case AttentionKind::mla: add_mla(blk, i); break;
-      case AttentionKind::linear: add_linear_attention(blk, i); break;
-      default: add_attention(blk, i); break;
+      case AttentionKind::linear:
+        if (arch_.lightning_attention) {
+          add_lightning_attention(blk, i);
+        } else {
+          add_linear_attention(blk, i);
+        }
+        break;
+      case AttentionKind::ssm: add_mamba(blk, i); break;
+      case AttentionKind::none: break;
+      default: add_attention(blk, i, arch_.layer_kv_heads[index]); break;
     }
     if (arch_.norms_per_layer == 4 || arch_.model_type == "olmo2") {
       add_norm(blk + "post_attention_norm", i, arch_.hidden);
     }
-    if (arch_.norms_per_layer >= 2 && arch_.model_type != "olmo2") {
+    bool has_ffn = arch_.layer_moe[index] || arch_.layer_intermediate[index] > 0;
+    if (arch_.norms_per_layer >= 2 && arch_.model_type != "olmo2" && has_ffn) {
       add_norm(blk + "ffn_norm", i, arch_.hidden);
     }
     if (arch_.layer_moe[index]) {
       add_moe(blk, i);
-    } else {
-      add_dense_mlp(blk, i, arch_.intermediate, "");
+    } else if (arch_.layer_intermediate[index] > 0) {
+      add_dense_mlp(blk, i, arch_.layer_intermediate[index], "");
     }
     if (arch_.norms_per_layer == 4 || arch_.model_type == "olmo2") {
       add_norm(blk + "post_ffw_norm", i, arch_.hidden);
     }
   }
 
-  void add_attention(const std::string& blk, int i) {
+  void add_attention(const std::string& blk, int i, int64_t kv_heads) {
     int64_t q_out = arch_.n_heads * arch_.head_dim * (arch_.attn_output_gate ? 2 : 1);
-    int64_t k_out = arch_.n_kv_heads * arch_.head_dim;
-    int64_t v_out = arch_.n_kv_heads * arch_.v_head_dim;
+    int64_t k_out = kv_heads * arch_.head_dim;
+    int64_t v_out = kv_heads * arch_.v_head_dim;
     if (arch_.fused_qkv) {
       add_linear(blk + "attn_qkv", TensorRole::attn_qkv, i, arch_.hidden, q_out + k_out + v_out,
                  arch_.qkv_bias);
@@ -108,6 +120,48 @@ class InventoryBuilder {
                arch_.n_heads * (arch_.qk_nope_head_dim + arch_.v_head_dim), false);
     add_linear(blk + "attn_output", TensorRole::attn_output, i, arch_.n_heads * arch_.v_head_dim,
                arch_.hidden, false);
+    if (arch_.indexer_heads > 0) {
+      // DeepSeek V3.2 lightning indexer (inference/model.py Indexer): wq_b, wk, k_norm
+      // (LayerNorm with bias), weights_proj.
+      int64_t width = arch_.indexer_heads * arch_.indexer_head_dim;
+      add_linear(blk + "indexer.attn_q_b", TensorRole::attn_q_b, i, arch_.q_lora_rank, width, false);
+      add_linear(blk + "indexer.attn_k", TensorRole::attn_k, i, arch_.hidden, arch_.indexer_head_dim,
+                 false);
+      add(blk + "indexer.k_norm.weight", TensorRole::norm, i, arch_.indexer_head_dim, 1);
+      add(blk + "indexer.k_norm.bias", TensorRole::norm, i, arch_.indexer_head_dim, 1);
+      add_linear(blk + "indexer.proj", TensorRole::attn_output, i, arch_.hidden, arch_.indexer_heads,
+                 false);
+    }
+  }
+
+  // MiniMax lightning attention (modeling_minimax.py MiniMaxLightningAttention): fused qkv, a
+  // sigmoid output gate, an RMSNorm over the heads, and the output projection.
+  void add_lightning_attention(const std::string& blk, int i) {
+    int64_t width = arch_.n_heads * arch_.head_dim;
+    add_linear(blk + "attn_qkv", TensorRole::attn_qkv, i, arch_.hidden, 3 * width, false);
+    add_linear(blk + "attn_gate", TensorRole::attn_q, i, arch_.hidden, width, false);
+    add(blk + "attn_sub_norm.weight", TensorRole::norm, i, width, 1);
+    add_linear(blk + "attn_output", TensorRole::attn_output, i, width, arch_.hidden, false);
+  }
+
+  // Mamba mixer (modeling_jamba.py JambaMambaMixer).
+  void add_mamba(const std::string& blk, int i) {
+    int64_t inner = arch_.mamba_d_inner;
+    int64_t state = arch_.mamba_d_state;
+    add_linear(blk + "ssm_in", TensorRole::ssm_in, i, arch_.hidden, 2 * inner, arch_.mamba_proj_bias);
+    add(blk + "ssm_conv1d.weight", TensorRole::ssm_conv, i, arch_.mamba_d_conv, inner);
+    if (arch_.mamba_conv_bias) add(blk + "ssm_conv1d.bias", TensorRole::ssm_small, i, inner, 1);
+    add_linear(blk + "ssm_x", TensorRole::ssm_in, i, inner, arch_.mamba_dt_rank + 2 * state, false);
+    add(blk + "ssm_dt.weight", TensorRole::ssm_in, i, arch_.mamba_dt_rank, inner);
+    add(blk + "ssm_dt.bias", TensorRole::ssm_small, i, inner, 1);
+    add(blk + "ssm_a", TensorRole::ssm_small, i, state, inner);
+    add(blk + "ssm_d", TensorRole::ssm_small, i, inner, 1);
+    if (arch_.mamba_dt_norms) {
+      add(blk + "ssm_dt_norm.weight", TensorRole::norm, i, arch_.mamba_dt_rank, 1);
+      add(blk + "ssm_b_norm.weight", TensorRole::norm, i, state, 1);
+      add(blk + "ssm_c_norm.weight", TensorRole::norm, i, state, 1);
+    }
+    add_linear(blk + "ssm_out", TensorRole::ssm_out, i, inner, arch_.hidden, arch_.mamba_proj_bias);
   }
 
   // Qwen3-Next gated DeltaNet (modeling_qwen3_next.py Qwen3NextGatedDeltaNet).

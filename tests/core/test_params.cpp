@@ -97,3 +97,36 @@ TEST_CASE("gpt-oss totals as the Hub counts them: weights plus MXFP4 scales",
     CHECK(hub_total == entry->record.at("published_total_params").at("value").get<int64_t>());
   }
 }
+
+TEST_CASE("MiniMax-M1 safetensors total_size: BF16 weights with the routers in F32",
+          "[params][published][minimax]") {
+  // model.safetensors.index.json metadata.total_size = 912,210,767,872 bytes (source in
+  // data/models/minimax-m1.json). Every tensor is BF16 except the MoE router gates, kept in F32:
+  // bytes = 2 x total + 2 more per router element (80 layers x 32 experts x 6144 = 15,728,640).
+  auto m = catalog_model("minimax-m1");
+  CHECK(m.params.router == 80LL * 32 * 6144);
+  CHECK(2 * m.params.total + 2 * m.params.router == 912210767872LL);
+}
+
+TEST_CASE("Hybrid and heterogeneous layouts by hand", "[params][hybrid]") {
+  // Jamba v0.1: attention on layers 4, 12, 20, 28 (period 8, offset 4), Mamba elsewhere;
+  // MoE (16 experts, top 2) on odd layers.
+  auto jamba = catalog_model("jamba-v0.1");
+  int attention_layers = 0;
+  int moe_layers = 0;
+  for (const auto& layer : jamba.layers) {
+    attention_layers += layer.attention.kind == llmcalc::AttentionKind::full;
+    moe_layers += layer.mlp.moe;
+  }
+  CHECK(attention_layers == 4);
+  CHECK(moe_layers == 16);
+  // Mamba state per sequence: d_inner 8192 x (d_conv - 1 + d_state) = 8192 x 19 = 155,648 floats.
+  CHECK(jamba.layers[0].attention.state_elements_per_seq == 155648);
+  // Llama-3.3-Nemotron-Super-49B: ffn_mult 5.25 -> int(2 x 5.25 x 8192 / 3) = 28,672 (already a
+  // multiple of 256); attention no_op layers have no attention at all.
+  auto nemotron = catalog_model("llama-3.3-nemotron-super-49b");
+  CHECK(nemotron.layers[1].mlp.intermediate == 28672);
+  int no_attention = 0;
+  for (const auto& layer : nemotron.layers) no_attention += layer.attention.kind == llmcalc::AttentionKind::none;
+  CHECK(no_attention == 31);  // 10 + 8 + 6 + 5 + 1 + 1 no-op blocks in block_configs
+}
