@@ -1,6 +1,7 @@
 // The JSON envelope around every estimate; the only place exceptions are caught.
 #include "llmcalc/api.h"
 
+#include <algorithm>
 #include <exception>
 
 #include "llmcalc/catalog.h"
@@ -20,6 +21,32 @@ namespace llmcalc {
 namespace {
 
 constexpr std::size_t kMaxRequestBytes = 16 * 1024 * 1024;
+constexpr int kMaxNestingDepth = 64;
+
+// Deepest [ / { nesting outside strings; checked before parsing so hostile input cannot recurse.
+int nesting_depth(const std::string& text) {
+  int depth = 0;
+  int deepest = 0;
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (in_string) {
+      if (c == '\\') {
+        ++i;
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      deepest = std::max(deepest, ++depth);
+      if (deepest > kMaxNestingDepth) return deepest;
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return deepest;
+}
 
 nlohmann::json issues_json(const Issues& issues) {
   nlohmann::json out = nlohmann::json::array();
@@ -100,6 +127,10 @@ std::string estimate_json(const std::string& request_json) {
   try {
     if (request_json.size() > kMaxRequestBytes) {
       issues.error("request_too_large", "", "The request is larger than 16 MiB.");
+      return envelope(issues, nullptr);
+    }
+    if (nesting_depth(request_json) > kMaxNestingDepth) {
+      issues.error("too_deep", "", "The request nests deeper than 64 levels.");
       return envelope(issues, nullptr);
     }
     nlohmann::json request = nlohmann::json::parse(request_json, nullptr, false);

@@ -1,0 +1,103 @@
+// Bad input becomes issues with JSON paths: never a crash, a hang or a NaN.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "llmcalc/api.h"
+#include "test_support.h"
+
+namespace {
+
+nlohmann::json base_config() {
+  return {{"model_type", "llama"},        {"hidden_size", 4096},
+          {"intermediate_size", 14336},    {"num_hidden_layers", 32},
+          {"num_attention_heads", 32},     {"num_key_value_heads", 8},
+          {"vocab_size", 128256},          {"max_position_embeddings", 131072}};
+}
+
+// The first error issue of an estimate with `config` as the model.
+nlohmann::json first_error(const nlohmann::json& config) {
+  auto envelope = llmcalc_test::estimate({{"model", config}});
+  REQUIRE(envelope["ok"] == false);
+  for (const auto& issue : envelope["issues"]) {
+    if (issue["severity"] == "error") return issue;
+  }
+  FAIL("no error issue");
+  return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("Config problems are reported at their JSON path", "[bad_input][config]") {
+  auto config = base_config();
+  config["num_attention_heads"] = nullptr;
+  auto issue = first_error(config);
+  CHECK(issue["code"] == "missing_key");
+  CHECK(issue["path"] == "/model/num_attention_heads");
+
+  config = base_config();
+  config["hidden_size"] = 0;
+  CHECK(first_error(config)["path"] == "/model/hidden_size");
+  config["hidden_size"] = -4096;
+  CHECK(first_error(config)["code"] == "out_of_range");
+  config["hidden_size"] = "4096";
+  CHECK(first_error(config)["code"] == "not_an_integer");
+  config["hidden_size"] = 1e300;
+  CHECK(first_error(config)["code"] == "not_an_integer");
+
+  config = base_config();
+  config["num_hidden_layers"] = 1000000000;
+  CHECK(first_error(config)["path"] == "/model/num_hidden_layers");
+
+  config = base_config();
+  config["num_key_value_heads"] = 5;  // 32 heads cannot share 5 KV heads evenly
+  issue = first_error(config);
+  CHECK(issue["code"] == "heads_not_divisible");
+  CHECK(issue["path"] == "/model/num_key_value_heads");
+
+  config = base_config();
+  config["text_config"] = "not an object";
+  CHECK(first_error(config)["path"] == "/model/text_config");
+}
+
+TEST_CASE("Unknown families compute as a generic decoder with a warning", "[bad_input][config]") {
+  auto config = base_config();
+  config["model_type"] = "brand_new_arch";
+  auto envelope = llmcalc_test::estimate({{"model", config}});
+  REQUIRE(envelope["ok"] == true);
+  bool warned = false;
+  for (const auto& issue : envelope["issues"]) {
+    warned |= issue["code"] == "unknown_family" && issue["path"] == "/model/model_type";
+  }
+  CHECK(warned);
+  // Same shapes as Llama 3.1 8B, so the same exact count.
+  CHECK(envelope["result"]["params"]["total"] == 8030261248LL);
+}
+
+TEST_CASE("Hostile requests: huge, deep, odd numbers, wrong types", "[bad_input][request]") {
+  // A 10 MB config: extra keys are ignored, the estimate still runs.
+  auto config = base_config();
+  config["padding"] = std::string(10 * 1024 * 1024, 'x');
+  CHECK(llmcalc_test::estimate({{"model", config}})["ok"] == true);
+
+  // Nesting beyond the limit is refused before parsing.
+  std::string deep(100000, '[');
+  auto envelope = nlohmann::json::parse(llmcalc::estimate_json(deep));
+  CHECK(envelope["ok"] == false);
+  CHECK(envelope["issues"][0]["code"] == "too_deep");
+
+  for (const char* request : {"", "null", "42", "\"text\"", "{\"context_tokens\": 1e999}",
+                              "{\"context_tokens\": 9007199254740993}",
+                              "{\"devices\": 0}", "{\"devices\": 100000}",
+                              "{\"batch\": -1}", "{\"weights\": 7}",
+                              "{\"hardware\": {\"memory_bytes\": -1}}",
+                              "{\"hardware\": {\"memory_bytes\": 1e9, \"memory_bandwidth_bytes_per_s\": 0}}"}) {
+    INFO(request);
+    auto answer = nlohmann::json::parse(llmcalc::estimate_json(request));
+    CHECK(answer["ok"] == false);
+    CHECK(answer["issues"].size() >= 1);
+  }
+  // Invalid UTF-8 in a string comes back replaced, not as an exception.
+  auto answer = nlohmann::json::parse(llmcalc::estimate_json("{\"model\": \"\xff\xfe\"}"));
+  CHECK(answer["ok"] == false);
+}
