@@ -105,6 +105,8 @@ nlohmann::json run_estimate(const nlohmann::json& request, Issues& issues) {
   speed_request.prompt_tokens = s.prompt_tokens;
   speed_request.batch = s.batch;
   speed_request.devices = s.devices;
+  // llama.cpp and Ollama split layers across devices by default (--split-mode layer).
+  speed_request.tensor_parallel = s.engine.engine != "llama.cpp" && s.engine.engine != "ollama";
   speed_request.kv_type = s.kv_type;
   speed_request.assumptions = s.speed;
   SpeedEstimate speed = estimate_speed(s.model, *weights, s.hardware, speed_request);

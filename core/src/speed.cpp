@@ -88,13 +88,16 @@ SpeedEstimate estimate_speed(const ModelSpec& model, const WeightPlan& weights,
   out.flops_per_token = 2.0 * active_matmul_params +
                         attention_flops_per_token(model, request.context_tokens);
 
-  double bandwidth = hardware.memory_bandwidth_bytes_per_s * a.bandwidth_efficiency * devices;
-  double compute = hardware.fp16_flops_per_s * a.compute_efficiency * devices;
+  // Tensor parallel adds the devices' bandwidth and compute; a layer split runs them in turn, so
+  // one token still streams every weight at one device's speed.
+  double parallel = request.tensor_parallel ? devices : 1.0;
+  double bandwidth = hardware.memory_bandwidth_bytes_per_s * a.bandwidth_efficiency * parallel;
+  double compute = hardware.fp16_flops_per_s * a.compute_efficiency * parallel;
   double memory_time = (weight_bytes + kv_bytes) / bandwidth;
   double compute_time = compute > 0 ? out.flops_per_token * batch / compute : 0.0;
   // Tensor parallel: two all-reduces of the hidden state per layer (Megatron-LM, Shoeybi 2019).
   double comm_time = 0;
-  if (devices > 1 && hardware.interconnect_bytes_per_s > 0) {
+  if (request.tensor_parallel && devices > 1 && hardware.interconnect_bytes_per_s > 0) {
     double bytes = 2.0 * static_cast<double>(model.n_layers) * static_cast<double>(model.hidden_size) *
                    2.0 * batch * 2.0 * (devices - 1) / devices;
     comm_time = bytes / hardware.interconnect_bytes_per_s + 2.0 * static_cast<double>(model.n_layers) * 10e-6;
@@ -112,8 +115,8 @@ SpeedEstimate estimate_speed(const ModelSpec& model, const WeightPlan& weights,
   double prefill_flops =
       prompt * (2.0 * active_matmul_params +
                 attention_flops_per_token(model, request.context_tokens + request.prompt_tokens / 2));
-  double prefill_time = (compute > 0 ? prefill_flops / compute : 0.0) +
-                        static_cast<double>(weights.text_bytes) / bandwidth;
+  if (compute <= 0) return out;  // no compute figure for this device: prefill unknown (0)
+  double prefill_time = prefill_flops / compute + static_cast<double>(weights.text_bytes) / bandwidth;
   out.prefill_tokens_per_s = prompt / prefill_time;
   out.prefill_low = out.prefill_tokens_per_s * (1.0 - a.band_fraction);
   out.prefill_high = out.prefill_tokens_per_s * (1.0 + a.band_fraction);

@@ -29,7 +29,8 @@ struct SpeedRequest {
   int64_t context_tokens = 0;  // tokens already in the cache when decoding
   int64_t prompt_tokens = 512;
   int64_t batch = 1;           // concurrent sequences decoding together
-  int64_t devices = 1;         // tensor parallel across identical devices
+  int64_t devices = 1;         // identical devices
+  bool tensor_parallel = true; // false: llama.cpp layer split, devices run one after another
   KvType kv_type{"f16", 1, 2};
   SpeedAssumptions assumptions;
 };

@@ -1,0 +1,259 @@
+// Fits the speed model's efficiencies per backend to published llama.cpp measurements and prints
+// the fit and its residuals. Held out of the fit (and reported separately): every measurement
+// from llama.cpp's own benches/ folder (DGX Spark, M2 Ultra: devices and MoE models the fit never
+// sees) and from geerlingguy/ai-benchmarks.
+//   fit_speed                 print the fit and residuals
+//   fit_speed --write FILE    also write the fitted efficiencies (data/speed_calibration.json)
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "llmcalc/catalog.h"
+#include "llmcalc/hardware.h"
+#include "llmcalc/model.h"
+#include "llmcalc/speed.h"
+#include "llmcalc/weights.h"
+
+namespace {
+
+using llmcalc::Hardware;
+
+nlohmann::json read_json(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return nlohmann::json::parse(buffer.str());
+}
+
+struct Sample {
+  std::string backend;
+  bool decode = true;
+  bool held_out = false;
+  double measured = 0;
+  llmcalc::ModelSpec* model = nullptr;
+  llmcalc::WeightPlan* weights = nullptr;
+  Hardware hardware;
+  llmcalc::SpeedRequest request;
+};
+
+// Weight labels in the measurements that are llama-quantize file types (custom mixes skipped).
+std::string file_type(const std::string& label) {
+  if (label == "MXFP4" || label.find("gpt-oss: MXFP4") != std::string::npos) return "MXFP4_MOE";
+  if (label.rfind("i1-", 0) == 0) return label.substr(3);
+  if (label.rfind("UD-", 0) == 0) return "";
+  return label;
+}
+
+double predict(const Sample& s, const llmcalc::SpeedAssumptions& a) {
+  llmcalc::SpeedRequest request = s.request;
+  request.assumptions = a;
+  auto speed = llmcalc::estimate_speed(*s.model, *s.weights, s.hardware, request);
+  return s.decode ? speed.decode_aggregate_tokens_per_s : speed.prefill_tokens_per_s;
+}
+
+double median(std::vector<double> values) {
+  if (values.empty()) return NAN;
+  std::sort(values.begin(), values.end());
+  std::size_t n = values.size();
+  return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
+double quantile(std::vector<double> values, double q) {
+  if (values.empty()) return NAN;
+  std::sort(values.begin(), values.end());
+  return values[static_cast<std::size_t>(q * static_cast<double>(values.size() - 1))];
+}
+
+std::vector<double> abs_errors(const std::vector<const Sample*>& samples,
+                               const std::map<std::string, llmcalc::SpeedAssumptions>& fit) {
+  std::vector<double> out;
+  for (const Sample* s : samples) {
+    double p = predict(*s, fit.at(s->backend));
+    if (p > 0) out.push_back(std::fabs(p - s->measured) / s->measured);
+  }
+  return out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string write_path = argc == 3 && std::string(argv[1]) == "--write" ? argv[2] : "";
+  std::string data = LLMCALC_TEST_DATA_DIR;
+  auto measurements = read_json(data + "/speed_measurements.json");
+  auto device_map = read_json(data + "/speed_device_map.json");
+  std::map<std::string, nlohmann::json> devices;
+  for (const auto& d : device_map.at("devices")) devices[d.at("device").get<std::string>()] = d;
+
+  std::map<std::string, llmcalc::ModelSpec> models;
+  std::map<std::string, llmcalc::WeightPlan> plans;
+  std::vector<Sample> samples;
+  std::map<std::string, int> skipped;
+  const std::regex test_pattern(R"(^(batched_)?(tg|pp)(\d+)$)");
+  for (const auto& r : measurements.at("records")) {
+    std::string engine = r.value("engine", "");
+    std::string id = r.value("model_hint", "");
+    std::string type = file_type(r.value("weights", ""));
+    std::string test = r.value("test", "");
+    std::smatch match;
+    if (engine != "llama.cpp") { ++skipped["engine is not mainline llama.cpp"]; continue; }
+    if (!llmcalc::Catalog::instance().find_model(id)) { ++skipped["model not in catalog"]; continue; }
+    if (type.empty() || !llmcalc::is_gguf_format(type)) { ++skipped["custom quant mix"]; continue; }
+    if (!std::regex_match(test, match, test_pattern) || (match[1].matched && match[2] == "pp")) {
+      ++skipped["batched prefill"]; continue;
+    }
+    auto device = devices.find(r.value("device", ""));
+    if (device == devices.end()) { ++skipped["device not mapped"]; continue; }
+    Hardware hw;
+    const auto& entry = device->second;
+    if (entry.contains("catalog_id") && entry["catalog_id"].is_string()) {
+      const auto* record = llmcalc::Catalog::instance().find_device(entry["catalog_id"].get<std::string>());
+      if (!record) { ++skipped["device not mapped"]; continue; }
+      hw = llmcalc::hardware_from_record(record->record);
+    } else if (entry.contains("inline") && entry["inline"].is_object()) {
+      nlohmann::json spec = entry["inline"];
+      spec["id"] = "inline";
+      hw = llmcalc::hardware_from_record(spec);
+    } else {
+      ++skipped["device not mapped"];
+      continue;
+    }
+    hw.backend = r.value("backend", hw.backend);
+    std::string key = id + "|" + type;
+    if (!models.count(id)) {
+      llmcalc::Issues issues;
+      models[id] = *llmcalc::build_model(llmcalc::Catalog::instance().find_model(id)->config(), "", issues);
+    }
+    if (!plans.count(key)) {
+      llmcalc::Issues issues;
+      auto plan = llmcalc::plan_weights(models[id], type, "", issues);
+      if (!plan) { ++skipped["custom quant mix"]; continue; }
+      plans[key] = *plan;
+    }
+    Sample s;
+    s.backend = hw.backend;
+    s.decode = match[2] == "tg";
+    s.measured = r.value("tokens_per_s", 0.0);
+    std::string source = r.value("source", "");
+    s.held_out = source.find("ggml-org/llama.cpp") != std::string::npos ||
+                 source.find("geerlingguy") != std::string::npos;
+    s.model = &models[id];
+    s.weights = &plans[key];
+    s.hardware = hw;
+    int64_t n = std::stoll(match[3].str());
+    int64_t depth = r.value("context_tokens", int64_t{0});
+    s.request.batch = r.value("batch", int64_t{1});
+    s.request.devices = r.value("device_count", int64_t{1});
+    s.request.tensor_parallel = false;  // llama.cpp's default layer split
+    if (match[1].matched) {  // llama-batched-bench: prompt of context_tokens per sequence, then N
+      s.request.context_tokens = depth + n / 2;
+    } else if (s.decode) {
+      s.request.context_tokens = depth + n / 2;
+    } else {
+      s.request.context_tokens = depth;
+      s.request.prompt_tokens = n;
+    }
+    if (s.measured <= 0 || (!s.decode && hw.fp16_flops_per_s <= 0)) { ++skipped["no compute figure"]; continue; }
+    samples.push_back(s);
+  }
+
+  std::map<std::string, std::vector<const Sample*>> decode_fit, prefill_fit, decode_held, prefill_held;
+  for (const Sample& s : samples) {
+    auto& bucket = s.decode ? (s.held_out ? decode_held : decode_fit) : (s.held_out ? prefill_held : prefill_fit);
+    bucket[s.backend].push_back(&s);
+  }
+  std::map<std::string, llmcalc::SpeedAssumptions> fit;
+  for (const auto& [backend, list] : decode_fit) {
+    llmcalc::SpeedAssumptions best = llmcalc::default_speed_assumptions(backend, "llama.cpp");
+    double best_error = 1e300;
+    for (double eff = 0.20; eff <= 1.0001; eff += 0.01) {
+      for (double overhead = 0; overhead <= 0.0030001; overhead += 0.0001) {
+        llmcalc::SpeedAssumptions a = best;
+        a.bandwidth_efficiency = eff;
+        a.per_token_overhead_s = overhead;
+        std::map<std::string, llmcalc::SpeedAssumptions> trial = {{backend, a}};
+        double error = median(abs_errors(list, trial));
+        if (error < best_error) {
+          best_error = error;
+          best = a;
+        }
+      }
+    }
+    fit[backend] = best;
+  }
+  for (const auto& [backend, list] : prefill_fit) {
+    llmcalc::SpeedAssumptions base = fit.count(backend) ? fit[backend]
+                                                        : llmcalc::default_speed_assumptions(backend, "llama.cpp");
+    double best_error = 1e300;
+    for (double eff = 0.02; eff <= 1.0001; eff += 0.005) {
+      llmcalc::SpeedAssumptions a = base;
+      a.compute_efficiency = eff;
+      std::map<std::string, llmcalc::SpeedAssumptions> trial = {{backend, a}};
+      double error = median(abs_errors(list, trial));
+      if (error < best_error) {
+        best_error = error;
+        base = a;
+      }
+    }
+    fit[backend] = base;
+  }
+  for (const auto& [backend, list] : decode_held) {
+    if (!fit.count(backend)) fit[backend] = llmcalc::default_speed_assumptions(backend, "llama.cpp");
+  }
+  for (const auto& [backend, list] : prefill_held) {
+    if (!fit.count(backend)) fit[backend] = llmcalc::default_speed_assumptions(backend, "llama.cpp");
+  }
+
+  // The band: the 80th percentile of the calibration residuals per backend (decode and prefill).
+  std::printf("%-7s %6s %6s %9s %9s | %5s %9s %9s | %5s %9s %9s | band\n", "backend", "bw_eff",
+              "cmp_eff", "ovh_ms", "", "n_dec", "fit_med%", "held_med%", "n_pre", "fit_med%",
+              "held_med%");
+  std::vector<const Sample*> all_decode_fit, all_decode_held, all_prefill_fit, all_prefill_held;
+  for (auto& [backend, a] : fit) {
+    auto dec_fit = abs_errors(decode_fit[backend], fit);
+    auto dec_held = abs_errors(decode_held[backend], fit);
+    auto pre_fit = abs_errors(prefill_fit[backend], fit);
+    auto pre_held = abs_errors(prefill_held[backend], fit);
+    std::vector<double> both = dec_fit;
+    both.insert(both.end(), pre_fit.begin(), pre_fit.end());
+    a.band_fraction = std::isnan(quantile(both, 0.8)) ? a.band_fraction
+                                                        : std::min(0.9, quantile(both, 0.8));
+    std::printf("%-7s %6.2f %7.3f %9.2f %9s | %5zu %9.1f %9.1f | %5zu %9.1f %9.1f | %.2f\n",
+                backend.c_str(), a.bandwidth_efficiency, a.compute_efficiency,
+                a.per_token_overhead_s * 1e3, "", dec_fit.size(), 100 * median(dec_fit),
+                100 * median(dec_held), pre_fit.size(), 100 * median(pre_fit),
+                100 * median(pre_held), a.band_fraction);
+    all_decode_fit.insert(all_decode_fit.end(), decode_fit[backend].begin(), decode_fit[backend].end());
+    all_decode_held.insert(all_decode_held.end(), decode_held[backend].begin(), decode_held[backend].end());
+    all_prefill_fit.insert(all_prefill_fit.end(), prefill_fit[backend].begin(), prefill_fit[backend].end());
+    all_prefill_held.insert(all_prefill_held.end(), prefill_held[backend].begin(), prefill_held[backend].end());
+  }
+  std::printf("\nmedian absolute error, all backends:\n");
+  std::printf("  decode   calibration %.1f%% (n=%zu)   held out %.1f%% (n=%zu)\n",
+              100 * median(abs_errors(all_decode_fit, fit)), all_decode_fit.size(),
+              100 * median(abs_errors(all_decode_held, fit)), all_decode_held.size());
+  std::printf("  prefill  calibration %.1f%% (n=%zu)   held out %.1f%% (n=%zu)\n",
+              100 * median(abs_errors(all_prefill_fit, fit)), all_prefill_fit.size(),
+              100 * median(abs_errors(all_prefill_held, fit)), all_prefill_held.size());
+  std::printf("skipped records:");
+  for (const auto& [reason, count] : skipped) std::printf(" %s %d;", reason.c_str(), count);
+  std::printf("\n");
+
+  if (!write_path.empty()) {
+    nlohmann::json out = read_json(write_path);
+    for (const auto& [backend, a] : fit) {
+      out["backends"][backend] = {{"bandwidth_efficiency", std::round(a.bandwidth_efficiency * 100) / 100},
+                                  {"compute_efficiency", std::round(a.compute_efficiency * 1000) / 1000},
+                                  {"per_token_overhead_s", std::round(a.per_token_overhead_s * 1e5) / 1e5},
+                                  {"band_fraction", std::round(a.band_fraction * 100) / 100}};
+    }
+    std::ofstream(write_path) << out.dump(2) << "\n";
+    std::printf("wrote %s\n", write_path.c_str());
+  }
+  return 0;
+}
