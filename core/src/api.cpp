@@ -78,6 +78,7 @@ nlohmann::json model_card_json(const Scenario& s) {
           {"vocab_size", m.vocab_size},
           {"max_context_tokens", m.max_context_tokens},
           {"tied_embeddings", m.tied_embeddings},
+          {"layer_counts", layer_counts_json(m)},
           {"layer_groups", layer_summary_json(m)}};
 }
 

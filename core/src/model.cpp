@@ -74,6 +74,18 @@ nlohmann::json layer_summary_json(const ModelSpec& model) {
   return groups;
 }
 
+nlohmann::json layer_counts_json(const ModelSpec& model) {
+  nlohmann::json attention = nlohmann::json::object();
+  nlohmann::json mlp = nlohmann::json::object();
+  for (const LayerSpec& layer : model.layers) {
+    const char* kind = attention_kind_name(layer.attention.kind);
+    attention[kind] = attention.value(kind, 0) + 1;
+    const char* mlp_kind = layer.mlp.moe ? "moe" : layer.mlp.intermediate > 0 ? "dense" : "none";
+    mlp[mlp_kind] = mlp.value(mlp_kind, 0) + 1;
+  }
+  return {{"attention", attention}, {"mlp", mlp}};
+}
+
 nlohmann::json params_json(const ParamCounts& p) {
   return {{"total", p.total},          {"active", p.active},
           {"text", p.text},            {"embedding", p.embedding},

@@ -323,23 +323,36 @@
         [t('ttft'), f.seconds(r.prefill.ttft_s) + ' ' + t('seconds'), 'ttft'],
       ]);
       const card = r.model;
-      const first = card.layer_groups[0] || {};
+      const first = card.layer_groups.find((g) => g.q_heads > 0) || {};
+      const p = r.params;
       fillList(ui.arch, [
-        [t('params_total'), f.integer(r.params.total), 'params-total'],
-        [t('params_active'), f.integer(r.params.active), 'params-active'],
+        [t('params_total'), f.integer(p.total) + ' (' + f.params(p.total) + ')', 'params-total'],
+        [t('params_active'), f.integer(p.active) + ' (' + f.params(p.active) + ')', 'params-active'],
         [t('layers'), f.integer(card.layers), 'layers'],
         [t('hidden'), f.integer(card.hidden_size), 'hidden'],
         [t('heads'), f.integer(first.q_heads) + ' / ' + f.integer(first.kv_heads) + ' / ' + f.integer(first.head_dim_k), 'heads'],
         [t('vocab'), f.integer(card.vocab_size), 'vocab'],
+        [t('native_limit'), f.integer(card.max_context_tokens) + ' tokens', 'native-context'],
         [t('kv_per_token'), f.integer(m.kv_cache.bytes_per_token), 'kv-per-token'],
       ]);
       LlmCalc.dom.clear(ui.layers);
-      card.layer_groups.forEach((group) => {
-        ui.layers.appendChild(LlmCalc.dom.el('li', {
-          text: group.count + ' × ' + group.attention + (group.window_tokens ? ' (' + f.integer(group.window_tokens) + ')' : '') +
-                ' + ' + group.mlp + (group.mlp === 'moe' ? ' ' + group.experts_active + '/' + group.experts : ''),
-        }));
-      });
+      const windowOf = (kind) => {
+        const group = card.layer_groups.find((g) => g.attention === kind && g.window_tokens);
+        return group ? ' (' + f.integer(group.window_tokens) + ')' : '';
+      };
+      const moeGroup = card.layer_groups.find((g) => g.mlp === 'moe');
+      const line = (label, counts, suffix) => Object.keys(counts).map((kind) =>
+        counts[kind] + ' × ' + kind + (suffix ? suffix(kind) : '')).join(' · ');
+      [
+        t('attention_kinds') + ': ' + line('attention', card.layer_counts.attention, windowOf),
+        'MLP: ' + line('mlp', card.layer_counts.mlp, (kind) => kind === 'moe' && moeGroup
+          ? ' (' + moeGroup.experts_active + '/' + moeGroup.experts + ' experts)' : ''),
+        t('breakdown') + ': ' + [['embedding', p.embedding], ['output_head', p.output_head],
+          ['attention', p.attention], ['mlp_dense', p.mlp_dense], ['experts_routed', p.experts_routed],
+          ['experts_shared', p.experts_shared], ['router', p.router], ['recurrent', p.recurrent],
+          ['norms', p.norms], ['vision', p.vision], ['projector', p.projector], ['mtp', p.mtp]]
+          .filter((part) => part[1] > 0).map((part) => part[0] + ' ' + f.params(part[1])).join(' · '),
+      ].forEach((text) => ui.layers.appendChild(LlmCalc.dom.el('li', { text: text })));
       LlmCalc.dom.clear(ui.math);
       m.math.forEach((line) => {
         ui.math.appendChild(LlmCalc.dom.el('li', {}, LlmCalc.dom.el('strong', { text: line.name + ': ' }),

@@ -122,6 +122,8 @@ std::optional<ModelSpec> build_model(const nlohmann::json& config, const std::st
 
 const char* attention_kind_name(AttentionKind kind);
 nlohmann::json layer_summary_json(const ModelSpec& model);
+/// Layers per attention kind and per MLP kind, e.g. {"attention": {"sliding": 52, "full": 10}}.
+nlohmann::json layer_counts_json(const ModelSpec& model);
 nlohmann::json params_json(const ParamCounts& params);
 
 }  // namespace llmcalc
