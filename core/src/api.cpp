@@ -5,6 +5,8 @@
 #include <exception>
 
 #include "llmcalc/catalog.h"
+#include "llmcalc/gguf_reader.h"
+#include "llmcalc/safetensors_reader.h"
 #include "llmcalc/hardware.h"
 #include "llmcalc/issues.h"
 #include "llmcalc/memory.h"
@@ -190,6 +192,38 @@ std::string catalog_json() {
   } catch (const std::exception& e) {
     issues.error("internal_error", "", std::string("Internal error: ") + e.what());
     return envelope(issues, nullptr);
+  }
+}
+
+std::string read_gguf_json(const std::string& bytes, double file_size) {
+  Issues issues;
+  try {
+    uint64_t size = file_size > 0 && file_size < 1e18 ? static_cast<uint64_t>(file_size) : 0;
+    GgufReadResult read = read_gguf_header(reinterpret_cast<const uint8_t*>(bytes.data()),
+                                           bytes.size(), size, "/file", issues);
+    if (read.status == GgufReadStatus::need_more_bytes) {
+      return envelope(issues, {{"status", "need_more_bytes"}, {"bytes_needed", read.bytes_needed}});
+    }
+    if (read.status != GgufReadStatus::ok) return envelope(issues, nullptr);
+    nlohmann::json result = gguf_header_json(read.header);
+    result["status"] = "ok";
+    return envelope(issues, result);
+  } catch (const std::exception& e) {
+    Issues failure;
+    failure.error("internal_error", "", std::string("Internal error: ") + e.what());
+    return envelope(failure, nullptr);
+  }
+}
+
+std::string read_safetensors_json(const std::string& bytes) {
+  Issues issues;
+  try {
+    auto result = read_safetensors(bytes, "/file", issues);
+    return envelope(issues, result ? *result : nlohmann::json(nullptr));
+  } catch (const std::exception& e) {
+    Issues failure;
+    failure.error("internal_error", "", std::string("Internal error: ") + e.what());
+    return envelope(failure, nullptr);
   }
 }
 

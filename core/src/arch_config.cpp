@@ -17,7 +17,8 @@ const std::set<std::string> kKnownFamilies = {
     "qwen2_moe", "qwen3_moe",   "deepseek_v2", "deepseek_v3", "kimi_k2",  "gpt_oss",
     "glm4",      "glm4_moe",    "cohere",   "cohere2",     "olmo2",      "qwen3_next",
     "smollm3",   "ernie4_5",    "ernie4_5_moe", "llama4",     "deepseek_v32", "hunyuan",
-    "nemotron-nas", "minimax_m1", "minimax", "jamba"};
+    "nemotron-nas", "minimax_m1", "minimax", "jamba",      "deepseek",   "bailing_moe",
+    "nemotron_h"};
 
 // A nested config with transformers' defaults filled in for the keys it omits.
 nlohmann::json with_defaults(const nlohmann::json& config) {
@@ -221,13 +222,19 @@ void read_moe(const nlohmann::json& text, JsonReader& reader, ArchConfig& arch) 
   }
   arch.router_bias = type == "gpt_oss";
   arch.expert_bias = type == "gpt_oss";
-  arch.expert_score_bias = is_one_of(type, {"deepseek_v3", "kimi_k2", "glm4_moe"});
+  // Aux-loss-free routing keeps a per-expert score bias (e_score_correction_bias /
+  // moe_statics / expert_bias).
+  arch.expert_score_bias = is_one_of(type, {"deepseek_v3", "kimi_k2", "glm4_moe", "bailing_moe"}) ||
+                           (type == "ernie4_5_moe" && reader.boolean("moe_use_aux_free", false).value_or(false));
 
   // Which layers are MoE. DeepSeek / GLM-4.5 (modeling_deepseek_v3.py): i >= first_k_dense_replace
   // and i % moe_layer_freq == 0. Qwen2/3-MoE (modeling_qwen2_moe.py): i not in mlp_only_layers
   // and (i + 1) % decoder_sparse_step == 0.
-  int64_t first_dense = reader.integer("first_k_dense_replace", 0, kMaxLayers, 0).value_or(0);
-  int64_t freq = reader.integer("moe_layer_freq", 1, kMaxLayers, 1).value_or(1);
+  // ERNIE 4.5 names them moe_layer_start_index / moe_layer_interval (modeling_ernie4_5_moe.py).
+  int64_t first_dense = first_integer(reader, {"first_k_dense_replace", "moe_layer_start_index"},
+                                      0, kMaxLayers, 0).value_or(0);
+  int64_t freq = first_integer(reader, {"moe_layer_freq", "moe_layer_interval"}, 1, kMaxLayers, 1)
+                     .value_or(1);
   int64_t step = reader.integer("decoder_sparse_step", 1, kMaxLayers, 1).value_or(1);
   std::set<int64_t> dense_only = read_index_list(text, "mlp_only_layers");
   for (int64_t i = 0; i < arch.n_layers; ++i) {
@@ -384,6 +391,51 @@ void apply_jamba(JsonReader& reader, ArchConfig& arch) {
   }
 }
 
+// Nemotron-H (modeling_nemotron_h.py): hybrid_override_pattern gives one block per layer: M =
+// Mamba2 mixer, * = attention, - = MLP (squared ReLU, not gated), E = MoE of such MLPs.
+void apply_nemotron_h(const nlohmann::json& text, JsonReader& reader, ArchConfig& arch) {
+  std::string pattern = reader.string("hybrid_override_pattern", 4096, std::string("")).value_or("");
+  if (static_cast<int64_t>(pattern.size()) < arch.n_layers) {
+    reader.issues().error("bad_hybrid_pattern", reader.path_of("hybrid_override_pattern"),
+                          "hybrid_override_pattern must have one character per layer.");
+    return;
+  }
+  arch.gated_mlp = false;
+  arch.mamba2 = true;
+  arch.mamba_heads = reader.integer("mamba_num_heads", 1, kMaxHeads, 1).value_or(1);
+  int64_t head_dim = reader.integer("mamba_head_dim", 1, kMaxHidden, 64).value_or(64);
+  arch.mamba_d_inner = arch.mamba_heads * head_dim;
+  arch.mamba_d_state = reader.integer("ssm_state_size", 1, 4096, 128).value_or(128);
+  arch.mamba_d_conv = reader.integer("conv_kernel", 1, 64, 4).value_or(4);
+  arch.mamba_groups = reader.integer("n_groups", 1, kMaxHeads, 1).value_or(1);
+  arch.mamba_conv_bias = reader.boolean("use_conv_bias", true).value_or(true);
+  arch.mamba_proj_bias = reader.boolean("mamba_proj_bias", false).value_or(false);
+  arch.head_dim = reader.integer("attention_head_dim", 1, kMaxHidden, arch.head_dim).value_or(arch.head_dim);
+  arch.v_head_dim = arch.head_dim;
+  arch.moe_intermediate = reader.integer("moe_intermediate_size", 0, kMaxHidden * 64, arch.moe_intermediate)
+                              .value_or(arch.moe_intermediate);
+  arch.shared_intermediate =
+      reader.integer("moe_shared_expert_intermediate_size", 0, kMaxHidden * 64, 0).value_or(0);
+  // The router's e_score_correction_bias is a buffer the checkpoints do not store (the Hub total
+  // of Nemotron-3-Nano-30B-A3B leaves out 23 x 128 such elements).
+  arch.expert_score_bias = false;
+  (void)text;
+  for (int64_t i = 0; i < arch.n_layers; ++i) {
+    auto index = static_cast<std::size_t>(i);
+    char block = pattern[index];
+    arch.layer_attention[index] = block == 'M' ? AttentionKind::ssm
+                                  : block == '*' ? AttentionKind::full
+                                                 : AttentionKind::none;
+    arch.layer_moe[index] = block == 'E';
+    arch.layer_intermediate[index] = block == '-' ? arch.intermediate : 0;
+    if (block != 'M' && block != '*' && block != '-' && block != 'E') {
+      reader.issues().error("bad_hybrid_pattern", reader.path_of("hybrid_override_pattern"),
+                            "hybrid_override_pattern may only contain M, *, - and E.");
+      return;
+    }
+  }
+}
+
 void apply_family_conventions(const nlohmann::json& text, JsonReader& reader, ArchConfig& arch) {
   const std::string& type = arch.model_type;
   bool attention_bias = reader.boolean("attention_bias", false).value_or(false);
@@ -428,6 +480,7 @@ void apply_family_conventions(const nlohmann::json& text, JsonReader& reader, Ar
   if (type == "nemotron-nas") apply_nemotron_nas(text, reader, arch);
   if (type == "minimax_m1" || type == "minimax") apply_minimax(text, reader, arch);
   if (type == "jamba") apply_jamba(reader, arch);
+  if (type == "nemotron_h") apply_nemotron_h(text, reader, arch);
   if (type == "deepseek_v32") arch.expert_score_bias = true;
 }
 

@@ -91,6 +91,9 @@ struct ArchConfig {
   bool mamba_conv_bias = true;
   bool mamba_proj_bias = false;
   bool mamba_dt_norms = false;  // Jamba's dt / B / C RMSNorms
+  bool mamba2 = false;          // Mamba2 mixer (heads, groups, gated RMSNorm)
+  int64_t mamba_heads = 0;
+  int64_t mamba_groups = 1;
 
   // DeepSeek V3.2 sparse-attention indexer (per layer).
   int64_t indexer_heads = 0;

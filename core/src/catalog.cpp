@@ -38,12 +38,19 @@ Catalog::Catalog() {
     } else if (path == "formats/ggml_types.json") {
       for (const auto& type : record.at("types")) {
         GgmlType t{type.at("name").get<std::string>(), type.at("block_elements").get<int64_t>(),
-                   type.at("type_size_bytes").get<int64_t>()};
+                   type.at("type_size_bytes").get<int64_t>(), type.at("ggml_type_id").get<int>()};
         ggml_index_[t.name] = ggml_types_.size();
         ggml_types_.push_back(t);
       }
     }
   }
+}
+
+const GgmlType* Catalog::find_ggml_type_id(int64_t id) const {
+  for (const GgmlType& type : ggml_types_) {
+    if (type.ggml_type_id == id) return &type;
+  }
+  return nullptr;
 }
 
 const CatalogModel* Catalog::find_model(const std::string& id) const {

@@ -284,9 +284,13 @@ std::vector<std::string> gguf_tensor_types(const ModelSpec& model, const std::st
       types.emplace_back("F32");
       continue;
     }
+    // gpt-oss ships its experts in MXFP4 and llama-quantize keeps them so: every published
+    // gpt-oss-20b quant (Q2_K ... Q6_K) is 11.5-12.1 GB, with only the other tensors changing.
+    bool mxfp4_experts = model.model_type == "gpt_oss" && t.ne2 > 1;
     std::string type = full_precision ? base_type
-                                      : apply_row_fallback(
-                                            choose(ftype, base_type, t, qs, model.n_layers), t.ne0);
+                       : mxfp4_experts ? "MXFP4"
+                                       : apply_row_fallback(
+                                             choose(ftype, base_type, t, qs, model.n_layers), t.ne0);
     bool edge = t.role == TensorRole::token_embd || t.role == TensorRole::output;
     if (q8_edges && edge) type = "Q8_0";
     types.push_back(type);

@@ -30,8 +30,11 @@ std::vector<LayerSpec> plan_layers(const ArchConfig& arch) {
       // (llama.cpp llama-memory-recurrent.cpp keeps both as f32).
       attention.n_q_heads = 0;
       attention.n_kv_heads = 0;
+      // Mamba2: the conv window also covers B and C, and the state is heads x head_dim x d_state.
+      int64_t conv_channels =
+          arch.mamba_d_inner + (arch.mamba2 ? 2 * arch.mamba_groups * arch.mamba_d_state : 0);
       attention.state_elements_per_seq =
-          arch.mamba_d_inner * (arch.mamba_d_conv - 1 + arch.mamba_d_state);
+          conv_channels * (arch.mamba_d_conv - 1) + arch.mamba_d_inner * arch.mamba_d_state;
     }
     if (attention.kind == AttentionKind::linear && arch.lightning_attention) {
       // Lightning attention keeps a head_dim x head_dim KV state per head (MiniMax-01 paper §2.2).

@@ -56,7 +56,13 @@ class InventoryBuilder {
           add_linear_attention(blk, i);
         }
         break;
-      case AttentionKind::ssm: add_mamba(blk, i); break;
+      case AttentionKind::ssm:
+        if (arch_.mamba2) {
+          add_mamba2(blk, i);
+        } else {
+          add_mamba(blk, i);
+        }
+        break;
       case AttentionKind::none: break;
       default: add_attention(blk, i, arch_.layer_kv_heads[index]); break;
     }
@@ -164,6 +170,22 @@ class InventoryBuilder {
     add_linear(blk + "ssm_out", TensorRole::ssm_out, i, inner, arch_.hidden, arch_.mamba_proj_bias);
   }
 
+  // Mamba2 mixer (modeling_nemotron_h.py NemotronHMamba2Mixer): in_proj to z, x, B, C and dt;
+  // depthwise conv over x, B, C; per-head dt bias, A and D; a gated RMSNorm; out_proj.
+  void add_mamba2(const std::string& blk, int i) {
+    int64_t inner = arch_.mamba_d_inner;
+    int64_t bc = 2 * arch_.mamba_groups * arch_.mamba_d_state;
+    add_linear(blk + "ssm_in", TensorRole::ssm_in, i, arch_.hidden, 2 * inner + bc + arch_.mamba_heads,
+               arch_.mamba_proj_bias);
+    add(blk + "ssm_conv1d.weight", TensorRole::ssm_conv, i, arch_.mamba_d_conv, inner + bc);
+    if (arch_.mamba_conv_bias) add(blk + "ssm_conv1d.bias", TensorRole::ssm_small, i, inner + bc, 1);
+    add(blk + "ssm_dt.bias", TensorRole::ssm_small, i, arch_.mamba_heads, 1);
+    add(blk + "ssm_a", TensorRole::ssm_small, i, arch_.mamba_heads, 1);
+    add(blk + "ssm_d", TensorRole::ssm_small, i, arch_.mamba_heads, 1);
+    add(blk + "ssm_norm.weight", TensorRole::norm, i, inner, 1);
+    add_linear(blk + "ssm_out", TensorRole::ssm_out, i, inner, arch_.hidden, arch_.mamba_proj_bias);
+  }
+
   // Qwen3-Next gated DeltaNet (modeling_qwen3_next.py Qwen3NextGatedDeltaNet).
   void add_linear_attention(const std::string& blk, int i) {
     int64_t key_dim = arch_.linear_k_heads * arch_.linear_k_head_dim;
@@ -200,8 +222,10 @@ class InventoryBuilder {
     add_linear(blk + "ffn_gate_inp", TensorRole::ffn_gate_inp, i, arch_.hidden, experts,
                arch_.router_bias);
     if (arch_.expert_score_bias) add(blk + "exp_probs_b.bias", TensorRole::bias, i, experts, 1);
-    add_linear(blk + "ffn_gate_exps", TensorRole::ffn_gate_exps, i, arch_.hidden, width,
-               arch_.expert_bias, experts);
+    if (arch_.gated_mlp) {
+      add_linear(blk + "ffn_gate_exps", TensorRole::ffn_gate_exps, i, arch_.hidden, width,
+                 arch_.expert_bias, experts);
+    }
     add_linear(blk + "ffn_up_exps", TensorRole::ffn_up_exps, i, arch_.hidden, width,
                arch_.expert_bias, experts);
     add_linear(blk + "ffn_down_exps", TensorRole::ffn_down_exps, i, width, arch_.hidden,

@@ -14,6 +14,13 @@ std::string estimate_json(const std::string& request_json);
 /// Models, devices, formats, KV types and engines with their key figures; never throws.
 std::string catalog_json();
 
+/// Reads a GGUF header from the first bytes of a file (`file_size`: the whole file's size, 0 if
+/// unknown). result.status is "ok" (with the header), or "need_more_bytes" with bytes_needed.
+std::string read_gguf_json(const std::string& bytes, double file_size);
+
+/// Reads a safetensors header (8-byte length + JSON) or a model.safetensors.index.json.
+std::string read_safetensors_json(const std::string& bytes);
+
 /// Library version, e.g. "0.1.0".
 std::string version();
 

@@ -25,6 +25,7 @@ struct GgmlType {
   std::string name;
   int64_t block_elements = 1;
   int64_t type_size_bytes = 1;
+  int ggml_type_id = -1;  // enum ggml_type value, as stored in GGUF tensor infos
   double bits_per_weight() const {
     return 8.0 * static_cast<double>(type_size_bytes) / static_cast<double>(block_elements);
   }
@@ -39,6 +40,7 @@ class Catalog {
   const CatalogModel* find_model(const std::string& id) const;
   const CatalogDevice* find_device(const std::string& id) const;
   const GgmlType* find_ggml_type(const std::string& name) const;
+  const GgmlType* find_ggml_type_id(int64_t id) const;
   /// transformers' defaults for a nested config's model_type (data/config_defaults.json).
   const nlohmann::json* config_defaults(const std::string& model_type) const;
 
