@@ -26,10 +26,13 @@ Hardware hardware_from_record(const nlohmann::json& record) {
   h.name = record.value("name", h.id);
   h.backend = record.value("backend", "cuda");
   h.kind = record.value("kind", "discrete");
+  auto memory_type = record.find("memory_type");
+  if (memory_type != record.end() && memory_type->is_string()) h.memory_type = memory_type->get<std::string>();
   h.memory_bytes = static_cast<int64_t>(std::llround(number_or_zero(record, "memory_GiB") *
                                                      static_cast<double>(kGiB)));
   h.memory_bandwidth_bytes_per_s = number_or_zero(record, "memory_bandwidth_GBps") * 1e9;
   h.fp16_flops_per_s = number_or_zero(record, "fp16_dense_TFLOPS") * 1e12;
+  h.int8_ops_per_s = number_or_zero(record, "int8_dense_TOPS") * 1e12;
   auto link = record.find("interconnect");
   if (link != record.end() && link->is_object()) {
     h.interconnect_bytes_per_s = number_or_zero(*link, "bandwidth_GBps") * 1e9;
@@ -73,6 +76,7 @@ std::optional<Hardware> resolve_hardware(const nlohmann::json& value, const std:
   h.kind = *kind;
   h.interconnect_bytes_per_s =
       reader.number("interconnect_bytes_per_s", 0, 1e13, 0.0).value_or(0.0);
+  h.int8_ops_per_s = reader.number("int8_ops_per_s", 0, 1e19, 0.0).value_or(0.0);
   return h;
 }
 
@@ -84,6 +88,7 @@ nlohmann::json hardware_json(const Hardware& h) {
           {"memory_bytes", h.memory_bytes},
           {"memory_bandwidth_bytes_per_s", h.memory_bandwidth_bytes_per_s},
           {"fp16_flops_per_s", h.fp16_flops_per_s},
+          {"int8_ops_per_s", h.int8_ops_per_s},
           {"interconnect_bytes_per_s", h.interconnect_bytes_per_s}};
 }
 

@@ -87,7 +87,7 @@ std::optional<Scenario> resolve_scenario(const nlohmann::json& request, Issues& 
   std::optional<Hardware> hardware = resolve_hardware(hardware_value, "/hardware", issues);
   if (hardware) s.hardware = *hardware;
 
-  s.speed = default_speed_assumptions(s.hardware.backend, s.engine.engine);
+  s.speed = default_speed_assumptions(speed_calibration_key(s.hardware), s.engine.engine);
   if (const nlohmann::json* assumptions = reader.object("assumptions")) {
     JsonReader a(*assumptions, "/assumptions", issues);
     s.speed.bandwidth_efficiency =

@@ -11,23 +11,33 @@
 namespace llmcalc {
 namespace {
 
+// Keys one query token attends to, per layer: the context, capped by windows.
+double attended_span(const AttentionGeometry& a, int64_t context) {
+  if (a.kind == AttentionKind::linear || a.kind == AttentionKind::ssm || a.kind == AttentionKind::none) {
+    return 0.0;
+  }
+  bool windowed = a.kind == AttentionKind::sliding || a.kind == AttentionKind::chunked;
+  return static_cast<double>(windowed ? std::min(context, a.window_tokens) : context);
+}
+
 // Attention FLOPs per token at `context` tokens: QK^T and AV, 2 FLOPs per multiply-add each.
 double attention_flops_per_token(const ModelSpec& model, int64_t context) {
   double flops = 0;
   for (const LayerSpec& layer : model.layers) {
     const AttentionGeometry& a = layer.attention;
-    int64_t span = context;
-    if (a.kind == AttentionKind::sliding || a.kind == AttentionKind::chunked) {
-      span = std::min(context, a.window_tokens);
-    }
-    if (a.kind == AttentionKind::linear || a.kind == AttentionKind::ssm ||
-        a.kind == AttentionKind::none) {
-      continue;
-    }
-    flops += 2.0 * static_cast<double>(a.n_q_heads) * static_cast<double>(span) *
+    flops += 2.0 * static_cast<double>(a.n_q_heads) * attended_span(a, context) *
              static_cast<double>(a.head_dim_k + a.head_dim_v);
   }
   return flops;
+}
+
+// Attention scores per token (heads x keys, summed over layers).
+double attention_scores_per_token(const ModelSpec& model, int64_t context) {
+  double scores = 0;
+  for (const LayerSpec& layer : model.layers) {
+    scores += static_cast<double>(layer.attention.n_q_heads) * attended_span(layer.attention, context);
+  }
+  return scores;
 }
 
 // Bytes of KV read per decoded token at `context` (each layer reads what it attends to).
@@ -40,7 +50,11 @@ double kv_read_bytes(const ModelSpec& model, const KvType& type, int64_t context
 
 }  // namespace
 
-SpeedAssumptions default_speed_assumptions(const std::string& backend, const std::string& engine) {
+std::string speed_calibration_key(const Hardware& hardware) {
+  return hardware.memory_type.rfind("HBM", 0) == 0 ? hardware.backend + ".hbm" : hardware.backend;
+}
+
+SpeedAssumptions default_speed_assumptions(const std::string& key, const std::string& engine) {
   static const nlohmann::json calibration = [] {
     for (const EmbeddedFile& file : embedded_data_files()) {
       if (std::string(file.path) == "speed_calibration.json") return nlohmann::json::parse(file.content);
@@ -50,14 +64,17 @@ SpeedAssumptions default_speed_assumptions(const std::string& backend, const std
   SpeedAssumptions a;
   auto backends = calibration.find("backends");
   if (backends == calibration.end()) return a;
-  std::string key = backend;
-  if (engine == "vllm" || engine == "sglang") key = backend + "/server";
-  auto entry = backends->find(key);
+  std::string backend = key.substr(0, key.find('.'));
+  auto entry = backends->end();
+  if (engine == "vllm" || engine == "sglang") entry = backends->find(key + "/server");
+  if (entry == backends->end()) entry = backends->find(key);
   if (entry == backends->end()) entry = backends->find(backend);
   if (entry == backends->end()) return a;
   a.bandwidth_efficiency = entry->value("bandwidth_efficiency", a.bandwidth_efficiency);
   a.compute_efficiency = entry->value("compute_efficiency", a.compute_efficiency);
-  a.per_token_overhead_s = entry->value("per_token_overhead_s", a.per_token_overhead_s);
+  a.quantized_compute_efficiency =
+      entry->value("quantized_compute_efficiency", a.quantized_compute_efficiency);
+  a.per_layer_overhead_s = entry->value("per_layer_overhead_s", a.per_layer_overhead_s);
   a.band_fraction = entry->value("band_fraction", a.band_fraction);
   return a;
 }
@@ -93,6 +110,20 @@ SpeedEstimate estimate_speed(const ModelSpec& model, const WeightPlan& weights,
   double parallel = request.tensor_parallel ? devices : 1.0;
   double bandwidth = hardware.memory_bandwidth_bytes_per_s * a.bandwidth_efficiency * parallel;
   double compute = hardware.fp16_flops_per_s * a.compute_efficiency * parallel;
+  bool quantized = weights.bits_per_weight() < 12.0;
+  double matmul_peak = quantized ? (hardware.int8_ops_per_s > 0 ? hardware.int8_ops_per_s
+                                                                : 2.0 * hardware.fp16_flops_per_s)
+                                 : hardware.fp16_flops_per_s;
+  double matmul_efficiency = quantized ? a.quantized_compute_efficiency : a.compute_efficiency;
+  // A layer split pipelines the ubatch chunks of each n_batch through the devices (llama.cpp
+  // enables pipeline parallelism when n_batch > n_ubatch): c chunks on d stages take c + d - 1
+  // stage times instead of c x d.
+  double ubatch = static_cast<double>(std::max<int64_t>(1, request.ubatch_tokens));
+  double chunks = std::min(std::ceil(static_cast<double>(std::max<int64_t>(1, request.prompt_tokens)) / ubatch),
+                           std::max(1.0, std::floor(static_cast<double>(request.batch_tokens) / ubatch)));
+  double prefill_parallel =
+      request.tensor_parallel ? devices : chunks * devices / (chunks + devices - 1.0);
+  double prefill_compute = matmul_peak * matmul_efficiency * prefill_parallel;
   double memory_time = (weight_bytes + kv_bytes) / bandwidth;
   double compute_time = compute > 0 ? out.flops_per_token * batch / compute : 0.0;
   // Tensor parallel: two all-reduces of the hidden state per layer (Megatron-LM, Shoeybi 2019).
@@ -102,7 +133,8 @@ SpeedEstimate estimate_speed(const ModelSpec& model, const WeightPlan& weights,
                    2.0 * batch * 2.0 * (devices - 1) / devices;
     comm_time = bytes / hardware.interconnect_bytes_per_s + 2.0 * static_cast<double>(model.n_layers) * 10e-6;
   }
-  double step = std::max(memory_time, compute_time) + comm_time + a.per_token_overhead_s;
+  double step = std::max(memory_time, compute_time) + comm_time +
+                a.per_layer_overhead_s * static_cast<double>(model.n_layers);
   out.bound = compute_time > memory_time ? "compute" : "memory";
   out.decode_tokens_per_s = 1.0 / step;
   out.decode_aggregate_tokens_per_s = batch / step;
@@ -115,8 +147,16 @@ SpeedEstimate estimate_speed(const ModelSpec& model, const WeightPlan& weights,
   double prefill_flops =
       prompt * (2.0 * active_matmul_params +
                 attention_flops_per_token(model, request.context_tokens + request.prompt_tokens / 2));
-  if (compute <= 0) return out;  // no compute figure for this device: prefill unknown (0)
-  double prefill_time = prefill_flops / compute + static_cast<double>(weights.text_bytes) / bandwidth;
+  if (prefill_compute <= 0) return out;  // no compute figure for this device: prefill unknown (0)
+  // Without flash attention each layer writes the f32 KQ scores, softmaxes them in place and
+  // reads them for V: about 3 x 4 bytes per head, query and key.
+  double kq_traffic = 0;
+  if (!request.flash_attention) {
+    kq_traffic = 12.0 * prompt *
+                 attention_scores_per_token(model, request.context_tokens + request.prompt_tokens / 2);
+  }
+  double prefill_time = prefill_flops / prefill_compute +
+                        (static_cast<double>(weights.text_bytes) + kq_traffic) / (bandwidth * prefill_parallel);
   out.prefill_tokens_per_s = prompt / prefill_time;
   out.prefill_low = out.prefill_tokens_per_s * (1.0 - a.band_fraction);
   out.prefill_high = out.prefill_tokens_per_s * (1.0 + a.band_fraction);

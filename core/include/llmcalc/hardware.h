@@ -16,9 +16,11 @@ struct Hardware {
   std::string name;
   std::string backend;  // cuda | rocm | metal | vulkan | sycl | cpu
   std::string kind;     // discrete | unified | cpu
+  std::string memory_type;  // "HBM3", "GDDR6X", "LPDDR5x", ... ("" if unknown)
   int64_t memory_bytes = 0;
   double memory_bandwidth_bytes_per_s = 0;
   double fp16_flops_per_s = 0;
+  double int8_ops_per_s = 0;            // dense INT8 tensor throughput; 0 if unknown
   double interconnect_bytes_per_s = 0;  // per direction between devices; 0 if unknown
   double tdp_w = 0;
 };

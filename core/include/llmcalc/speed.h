@@ -17,18 +17,28 @@ namespace llmcalc {
 /// Efficiency assumptions; defaults come from data/speed_calibration.json per backend.
 struct SpeedAssumptions {
   double bandwidth_efficiency = 0.7;  // achieved / datasheet memory bandwidth in decode
-  double compute_efficiency = 0.5;    // achieved / datasheet dense FP16 in prefill
-  double per_token_overhead_s = 0.0;  // fixed cost per decoded token (launches, sync, sampling)
+  double compute_efficiency = 0.5;    // achieved / datasheet dense FP16 in prefill, 16-bit weights
+  // Quantized weights: llama.cpp multiplies them with integer kernels (MMQ), so prefill is
+  // measured against dense INT8 throughput (2 x FP16 when INT8 is unknown).
+  double quantized_compute_efficiency = 0.3;
+  double per_layer_overhead_s = 0.0;  // fixed cost per layer and decoded token (kernel launches)
   double band_fraction = 0.25;        // relative half-width of the uncertainty band
 };
 
-/// The calibrated assumptions for a backend ("cuda", "metal", ...) and engine.
-SpeedAssumptions default_speed_assumptions(const std::string& backend, const std::string& engine);
+/// The calibration key of a device: its backend, with ".hbm" for HBM parts (llama.cpp reaches a
+/// lower share of HBM bandwidth at batch 1, see data/speed_calibration.json).
+std::string speed_calibration_key(const Hardware& hardware);
+
+/// The calibrated assumptions for a calibration key ("cuda", "cuda.hbm", "metal", ...).
+SpeedAssumptions default_speed_assumptions(const std::string& key, const std::string& engine);
 
 struct SpeedRequest {
   int64_t context_tokens = 0;  // tokens already in the cache when decoding
   int64_t prompt_tokens = 512;
   int64_t batch = 1;           // concurrent sequences decoding together
+  int64_t ubatch_tokens = 512; // prompt chunk: a layer split pipelines prompt / ubatch chunks
+  int64_t batch_tokens = 2048; // llama.cpp n_batch: at most n_batch / n_ubatch chunks in flight
+  bool flash_attention = true; // without it, prefill writes and reads the KQ scores in memory
   int64_t devices = 1;         // identical devices
   bool tensor_parallel = true; // false: llama.cpp layer split, devices run one after another
   KvType kv_type{"f16", 1, 2};
