@@ -90,6 +90,16 @@ nlohmann::json run_estimate(const nlohmann::json& request, Issues& issues) {
   const Scenario& s = *scenario;
   std::optional<WeightPlan> weights = plan_weights(s.model, s.weights, "/weights", issues, s.imatrix);
   if (!weights) return nullptr;
+  if (s.weights_bytes > 0) {
+    // Exact bytes from a file header replace the computed total; the mix of types (and so the
+    // bytes read per token) keeps the computed proportions.
+    double scale = static_cast<double>(s.weights_bytes) / static_cast<double>(std::max<int64_t>(1, weights->total_bytes));
+    weights->text_bytes = static_cast<int64_t>(static_cast<double>(weights->text_bytes) * scale);
+    weights->expert_bytes = static_cast<int64_t>(static_cast<double>(weights->expert_bytes) * scale);
+    weights->active_expert_bytes = static_cast<int64_t>(static_cast<double>(weights->active_expert_bytes) * scale);
+    weights->token_embd_bytes = static_cast<int64_t>(static_cast<double>(weights->token_embd_bytes) * scale);
+    weights->total_bytes = s.weights_bytes;
+  }
 
   MemoryRequest memory_request;
   memory_request.context_tokens = s.context_tokens;

@@ -3,6 +3,7 @@
 // LLM_KV_NAMES: "<arch>.block_count", "<arch>.attention.head_count_kv", ...).
 #include <map>
 
+#include "llmcalc/embedded_data.h"
 #include "llmcalc/gguf_reader.h"
 
 namespace llmcalc {
@@ -32,6 +33,22 @@ void copy_number(const nlohmann::json& metadata, const std::string& key, nlohman
   } else if (value->is_number()) {
     config[target] = *value;
   }
+}
+
+// general.file_type -> llama-quantize's name (data/formats/llama_file_types.json).
+nlohmann::json file_type_name(const nlohmann::json& metadata) {
+  static const nlohmann::json names = [] {
+    for (const EmbeddedFile& file : embedded_data_files()) {
+      if (std::string(file.path) == "formats/llama_file_types.json") {
+        return nlohmann::json::parse(file.content).at("file_types");
+      }
+    }
+    return nlohmann::json::object();
+  }();
+  const nlohmann::json* value = find(metadata, "general.file_type");
+  if (!value || !value->is_number_unsigned()) return nullptr;
+  std::string key = std::to_string(value->get<uint64_t>());
+  return names.contains(key) ? names[key] : nlohmann::json(nullptr);
 }
 
 nlohmann::json synthesize_config(const GgufHeader& h) {
@@ -89,6 +106,7 @@ nlohmann::json gguf_header_json(const GgufHeader& h) {
           {"architecture", h.metadata.value("general.architecture", "")},
           {"name", h.metadata.value("general.name", "")},
           {"file_type", h.metadata.value("general.file_type", nlohmann::json(nullptr))},
+          {"file_type_name", file_type_name(h.metadata)},
           {"tensor_count", h.tensors.size()},
           {"tensor_data_bytes", h.tensor_data_bytes},
           {"data_offset", h.data_offset},

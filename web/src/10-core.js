@@ -28,6 +28,12 @@
           estimateEnvelope: function (request) {
             return JSON.parse(module.estimate(JSON.stringify(request)));
           },
+          readGguf: function (bytes, fileSize) {
+            return JSON.parse(module.read_gguf_header(bytes, fileSize));
+          },
+          readSafetensors: function (bytes) {
+            return JSON.parse(module.read_safetensors_header(bytes));
+          },
           estimate: function (request) {
             const envelope = JSON.parse(module.estimate(JSON.stringify(request)));
             if (!envelope.ok) throw new LlmCalcError(envelope.issues);

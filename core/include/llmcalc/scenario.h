@@ -22,6 +22,7 @@ struct Scenario {
   ModelSpec model;
   std::string weights = "Q4_K_M";
   bool imatrix = false;  // GGUF made with an importance matrix
+  int64_t weights_bytes = 0;  // exact tensor bytes read from a file (0: computed from the format)
   KvType kv_type{"f16", 1, 2};
   int64_t context_tokens = 8192;
   int64_t prompt_tokens = 512;
