@@ -205,8 +205,28 @@
       ui.error = el('p', { class: 'error', role: 'alert' });
       ui.status = el('span', { class: 'status', role: 'status', 'aria-live': 'polite' });
 
+      // "My model": a config.json, .gguf or .safetensors read in the browser.
+      const fileInput = el('input', { id: 'f-file', type: 'file', accept: '.json,.gguf,.safetensors' });
+      ui.fileStatus = el('output', { id: 'file-status', for: 'f-file', class: 'hint' });
+      fileInput.addEventListener('change', () => {
+        const file = fileInput.files && fileInput.files[0];
+        if (!file) return;
+        LlmCalc.readModelFile(this.core, file, (text) => { ui.fileStatus.textContent = text; })
+          .then((custom) => {
+            ui.fileStatus.textContent = custom.summary;
+            if (custom.model) {
+              this.custom = custom;
+              if (custom.weights) this.state.weights = custom.weights;
+              this.schedule();
+            }
+          })
+          .catch((error) => { ui.fileStatus.textContent = t('error') + ': ' + error.message; });
+      });
+      modelSelect.addEventListener('change', () => { this.custom = null; ui.fileStatus.textContent = ''; });
+
       const controls = el('section', { class: 'controls', 'aria-label': 'Inputs' },
         el('div', { class: 'field' }, el('label', { for: 'f-model', text: t('model') }), search, modelSelect),
+        el('div', { class: 'field' }, el('label', { for: 'f-file', text: t('my_model') }), fileInput, ui.fileStatus),
         field('weights', select('weights', catalog.weight_formats)),
         field('kv', select('kv', catalog.kv_cache_types)),
         el('div', { class: 'field wide' }, el('label', { for: 'f-ctx', text: t('ctx') }), ctxSlider,
@@ -242,9 +262,19 @@
     }
 
     // One estimate; returns the envelope, resetting keys a broken link made invalid.
+    // The core request: the state, with a model read from a file when there is one.
+    request() {
+      const request = S.toRequest(this.state);
+      if (this.custom) {
+        request.model = this.custom.model;
+        if (this.custom.weights_bytes) request.weights_bytes = this.custom.weights_bytes;
+      }
+      return request;
+    }
+
     estimate() {
-      let envelope = this.core.estimateEnvelope(S.toRequest(this.state));
-      if (!envelope.ok && this.hasAttribute('sync-hash')) {
+      let envelope = this.core.estimateEnvelope(this.request());
+      if (!envelope.ok && this.hasAttribute('sync-hash') && !this.custom) {
         let reset = false;
         envelope.issues.forEach((issue) => {
           const key = S.keyForPath(issue.path);
@@ -255,7 +285,7 @@
         });
         if (reset) {
           this.notice = 'link_broken';
-          envelope = this.core.estimateEnvelope(S.toRequest(this.state));
+          envelope = this.core.estimateEnvelope(this.request());
         }
       }
       return envelope;
@@ -274,7 +304,8 @@
       ['model', 'weights', 'kv', 'engine', 'hw'].forEach((key) => { ui[key].value = String(this.state[key]); });
       ['prompt', 'batch', 'n'].forEach((key) => { ui[key].value = String(this.state[key]); });
       const entry = this.modelEntry();
-      const maxCtx = (entry && entry.max_context_tokens) || 131072;
+      const maxCtx = (envelope.ok && envelope.result.model.max_context_tokens) ||
+                     (entry && entry.max_context_tokens) || 131072;
       this.ctxStops = LlmCalc.contextScale.contextStops(maxCtx);
       ui.ctx.max = String(this.ctxStops.length - 1);
       ui.ctx.value = String(LlmCalc.contextScale.nearestStop(this.ctxStops, this.state.ctx));

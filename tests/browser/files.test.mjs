@@ -1,0 +1,104 @@
+// Browser tier: "My model" reads a config.json and a GGUF header in the page; hostile strings in
+// them are shown as text, never run.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { figure, launch, openPage, startServer } from './harness.mjs';
+
+let browser;
+let server;
+let base;
+
+before(async () => {
+  browser = await launch();
+  ({ server, url: base } = await startServer());
+});
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+// A minimal GGUF v3 header: llama metadata and two tensors (layout from ggml docs/gguf.md).
+function tinyGguf(name) {
+  const parts = [];
+  const u32 = (v) => { const b = Buffer.alloc(4); b.writeUInt32LE(v); parts.push(b); };
+  const u64 = (v) => { const b = Buffer.alloc(8); b.writeBigUInt64LE(BigInt(v)); parts.push(b); };
+  const str = (s) => { const b = Buffer.from(s, 'utf8'); u64(b.length); parts.push(b); };
+  const kvU32 = (k, v) => { str(k); u32(4); u32(v); };
+  const kvStr = (k, v) => { str(k); u32(8); str(v); };
+  parts.push(Buffer.from('GGUF'));
+  u32(3); u64(2); u64(10);
+  kvStr('general.architecture', 'llama');
+  kvStr('general.name', name);
+  kvU32('general.file_type', 7);  // Q8_0
+  kvU32('llama.block_count', 2);
+  kvU32('llama.embedding_length', 256);
+  kvU32('llama.feed_forward_length', 512);
+  kvU32('llama.attention.head_count', 4);
+  kvU32('llama.attention.head_count_kv', 2);
+  kvU32('llama.context_length', 4096);
+  kvU32('llama.vocab_size', 1000);
+  // token_embd 256 x 1000 Q8_0 = 272,000 bytes; output_norm 256 F32 = 1,024 bytes.
+  str('token_embd.weight'); u32(2); u64(256); u64(1000); u32(8); u64(0);
+  str('output_norm.weight'); u32(1); u64(256); u32(0); u64(272000);
+  const header = Buffer.concat(parts);
+  // Tensor data starts at the next multiple of 32 and holds 273,024 bytes.
+  const padded = Math.ceil(header.length / 32) * 32;
+  return Buffer.concat([header, Buffer.alloc(padded - header.length + 273024)]);
+}
+
+test('a dropped config.json becomes the model; its strings stay text', async () => {
+  const { context, page, errors } = await openPage(browser);
+  await page.goto(`${base}/index.html`);
+  await page.locator('llm-calc [data-testid="kv"]').waitFor();
+  const config = {
+    model_type: 'llama', hidden_size: 4096, intermediate_size: 14336, num_hidden_layers: 32,
+    num_attention_heads: 32, num_key_value_heads: 8, vocab_size: 128256,
+    max_position_embeddings: 131072, '<img src=x onerror=window.__pwned=1>': 1,
+  };
+  await page.locator('llm-calc #f-file').setInputFiles({
+    name: '<script>window.__pwned=1</script>.json', mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify(config)),
+  });
+  await page.waitForFunction(() => document.querySelector('llm-calc').shadowRoot
+    .querySelector('#file-status').textContent.includes('config.json'));
+  // Same shapes as Llama 3.1 8B: 8,030,261,248 parameters (hand count in tests/core).
+  await page.waitForFunction(() => document.querySelector('llm-calc').shadowRoot
+    .querySelector('[data-testid="params-total"] dd').textContent.startsWith('8,030,261,248'));
+  const status = await page.locator('llm-calc #file-status').textContent();
+  assert.match(status, /<script>window.__pwned=1<\/script>\.json/);  // shown literally
+  assert.equal(await page.evaluate(() => window.__pwned), undefined);
+  assert.equal(await page.locator('llm-calc script, llm-calc img').count(), 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a GGUF header gives the exact tensor bytes; a hostile name is inert', async () => {
+  const { context, page, errors } = await openPage(browser);
+  await page.goto(`${base}/index.html`);
+  await page.locator('llm-calc [data-testid="kv"]').waitFor();
+  await page.locator('llm-calc #f-file').setInputFiles({
+    name: 'tiny.gguf', mimeType: 'application/octet-stream',
+    buffer: tinyGguf('<img src=x onerror="window.__pwned=1">'),
+  });
+  await page.waitForFunction(() => document.querySelector('llm-calc').shadowRoot
+    .querySelector('#file-status').textContent.includes('273024 bytes'));
+  assert.match(await page.locator('llm-calc #file-status').textContent(), /GGUF Q8_0: 2 tensors/);
+  // The estimate uses the file's exact tensor bytes: 273,024 B = 0.27 MB.
+  assert.match(await figure(page, 'weights'), /0\.00 GiB · 0\.00 GB/);
+  assert.equal(await page.evaluate(() => window.__pwned), undefined);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a broken GGUF is reported in words, not as a crash', async () => {
+  const { context, page, errors } = await openPage(browser);
+  await page.goto(`${base}/index.html`);
+  await page.locator('llm-calc [data-testid="kv"]').waitFor();
+  const bad = tinyGguf('x');
+  bad.write('GGUX', 0);
+  await page.locator('llm-calc #f-file').setInputFiles({ name: 'bad.gguf', mimeType: 'application/octet-stream', buffer: bad });
+  await page.waitForFunction(() => document.querySelector('llm-calc').shadowRoot
+    .querySelector('#file-status').textContent.includes('not a GGUF file'));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
