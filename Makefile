@@ -12,6 +12,7 @@ run: dist
 test: deps
 	cmake --workflow --preset wasm
 	$(MAKE) --no-print-directory dist-only
+	cmake --workflow --preset sanitize
 	cmake --preset native
 	cmake --build --preset native
 	ctest --preset native

@@ -5,6 +5,7 @@
 #include <exception>
 
 #include "llmcalc/catalog.h"
+#include "llmcalc/commands.h"
 #include "llmcalc/gguf_reader.h"
 #include "llmcalc/safetensors_reader.h"
 #include "llmcalc/hardware.h"
@@ -132,6 +133,7 @@ nlohmann::json run_estimate(const nlohmann::json& request, Issues& issues) {
           {"decode", speed_parts["decode"]},
           {"prefill", speed_parts["prefill"]},
           {"hardware", hardware_json(s.hardware)},
+          {"commands", launch_commands(s)},
           {"scenario", scenario_json(s)}};
 }
 

@@ -68,6 +68,7 @@ std::optional<Scenario> resolve_scenario(const nlohmann::json& request, Issues& 
                         .value_or(s.prompt_tokens);
   s.batch = reader.integer("batch", 1, kMaxBatch, 1).value_or(1);
   s.devices = reader.integer("devices", 1, kMaxDevices, 1).value_or(1);
+  s.port = reader.integer("port", 1, 65535, 8080).value_or(8080);
   s.engine.engine = reader.string("engine", 16, std::string("llama.cpp")).value_or("llama.cpp");
   if (!kEngines.count(s.engine.engine)) {
     issues.error("unknown_engine", "/engine",
@@ -126,6 +127,7 @@ nlohmann::json scenario_json(const Scenario& s) {
           {"engine", s.engine.engine},
           {"hardware", s.hardware.id},
           {"devices", s.devices},
+          {"port", s.port},
           {"flash_attention", s.engine.flash_attention},
           {"ubatch", s.engine.ubatch_tokens},
           {"gpu_memory_utilization", s.engine.gpu_memory_utilization},

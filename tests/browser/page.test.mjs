@@ -69,3 +69,18 @@ test('from file:// the single file works with every network request blocked', as
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('launch commands follow the controls and copy to the clipboard', async () => {
+  const { context, page, errors } = await openPage(browser);
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
+  await page.goto(`${base}/index.html#v=1&model=qwen3-8b&ctx=16384&batch=2`);
+  await page.locator('llm-calc [data-engine="llama.cpp"] pre').waitFor();
+  const command = await page.locator('llm-calc [data-engine="llama.cpp"] pre').textContent();
+  // llama-server's -c is the total of the -np slots: 16,384 x 2.
+  assert.match(command, /-c 32768 -np 2/);
+  await page.locator('llm-calc [data-engine="vllm"] button').click();
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  assert.match(copied, /^vllm serve \S+ --max-model-len 16384 .*--max-num-seqs 2/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

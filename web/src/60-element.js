@@ -245,11 +245,13 @@
       ui.arch = el('dl', { class: 'figures' });
       ui.layers = el('ul', { class: 'layers' });
       ui.math = el('ul', { class: 'math' });
+      ui.commands = el('div', { class: 'commands' });
 
       const results = el('section', { class: 'results', 'aria-live': 'polite' },
         el('div', { class: 'card' }, el('h2', { text: t('memory') }), ui.verdict, ui.bar, ui.figures),
         el('div', { class: 'card' }, el('h2', { text: t('decode') }), ui.speed),
         el('div', { class: 'card' }, el('h2', { text: t('architecture') }), ui.arch, ui.layers),
+        el('div', { class: 'card' }, el('h2', { text: t('commands') }), ui.commands),
         el('details', { class: 'card' }, el('summary', { text: t('show_math') }), ui.math));
 
       root.appendChild(el('header', {},
@@ -384,6 +386,25 @@
           ['norms', p.norms], ['vision', p.vision], ['projector', p.projector], ['mtp', p.mtp]]
           .filter((part) => part[1] > 0).map((part) => part[0] + ' ' + f.params(part[1])).join(' · '),
       ].forEach((text) => ui.layers.appendChild(LlmCalc.dom.el('li', { text: text })));
+      LlmCalc.dom.clear(ui.commands);
+      Object.keys(r.commands).forEach((engine) => {
+        const entry = r.commands[engine];
+        const text = entry.command + (entry.modelfile ? '\n\n# Modelfile\n' + entry.modelfile : '');
+        const copy = LlmCalc.dom.el('button', { type: 'button', class: 'copy', text: t('copy'),
+                                                'aria-label': t('copy') + ' ' + engine });
+        copy.addEventListener('click', () => {
+          const done = () => { ui.status.textContent = t('copied_command'); };
+          if (navigator.clipboard && navigator.clipboard.writeText) {
+            navigator.clipboard.writeText(text).then(done, done);
+          } else {
+            done();
+          }
+        });
+        ui.commands.appendChild(LlmCalc.dom.el('div', { class: 'command', 'data-engine': engine },
+          LlmCalc.dom.el('div', { class: 'row' }, LlmCalc.dom.el('strong', { text: engine }), copy),
+          LlmCalc.dom.el('pre', { text: text }),
+          entry.notes ? LlmCalc.dom.el('p', { class: 'hint', text: entry.notes }) : null));
+      });
       LlmCalc.dom.clear(ui.math);
       m.math.forEach((line) => {
         ui.math.appendChild(LlmCalc.dom.el('li', {}, LlmCalc.dom.el('strong', { text: line.name + ': ' }),

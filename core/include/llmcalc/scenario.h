@@ -28,6 +28,7 @@ struct Scenario {
   int64_t prompt_tokens = 512;
   int64_t batch = 1;
   int64_t devices = 1;
+  int64_t port = 8080;  // for the launch commands
   Hardware hardware;
   EngineSettings engine;
   SpeedAssumptions speed;

@@ -1,0 +1,16 @@
+// Launch commands for every engine, built from the resolved scenario so each flag is a value the
+// estimate assumed.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "llmcalc/scenario.h"
+
+namespace llmcalc {
+
+/// {"llama.cpp": {...}, "ollama": {...}, "vllm": {...}, "sglang": {...}, "mlx": {...}}; each entry
+/// has "command" (one line), "flags" (flag -> value as written), "notes", "docs" (URL), and
+/// engine-specific extras ("env", "modelfile", "docker").
+nlohmann::json launch_commands(const Scenario& scenario);
+
+}  // namespace llmcalc
