@@ -130,3 +130,35 @@ TEST_CASE("Hybrid and heterogeneous layouts by hand", "[params][hybrid]") {
   for (const auto& layer : nemotron.layers) no_attention += layer.attention.kind == llmcalc::AttentionKind::none;
   CHECK(no_attention == 31);  // 10 + 8 + 6 + 5 + 1 + 1 no-op blocks in block_configs
 }
+
+TEST_CASE("Per-component counts by hand for Qwen3, Gemma 2, DeepSeek-V3 and gpt-oss",
+          "[params][families]") {
+  // Qwen3-8B attention per layer: q 4096x4096 + k 4096x1024 + v 4096x1024 + o 4096x4096
+  // = 41,943,040, plus per-head q_norm and k_norm (128 each, counted as norms); x 36 layers.
+  auto qwen3 = catalog_model("qwen3-8b");
+  CHECK(qwen3.params.attention == 41943040LL * 36);
+  // norms: 36 x (2 x 4096 + 2 x 128) + 4096 = 308,224
+  CHECK(qwen3.params.norms == 308224);
+
+  // Gemma 2 9B: four RMSNorms per layer, tied embeddings (no output head):
+  // 42 x 4 x 3584 + 3584 = 605,696; embedding 256,000 x 3,584 = 917,504,000.
+  auto gemma2 = catalog_model("gemma-2-9b");
+  CHECK(gemma2.params.norms == 605696);
+  CHECK(gemma2.params.embedding == 917504000LL);
+  CHECK(gemma2.params.output_head == 0);
+
+  // DeepSeek-V3 MLA per layer: q_a 7168x1536 = 11,010,048; q_b 1536 x (128 x 192) = 37,748,736;
+  // kv_a 7168 x (512 + 64) = 4,128,768; kv_b 512 x (128 x 256) = 16,777,216;
+  // o (128 x 128) x 7168 = 117,440,512 -> 187,105,280; x 61 layers.
+  auto v3 = catalog_model("deepseek-v3");
+  CHECK(v3.params.attention == 187105280LL * 61);
+  // Routed experts: 58 MoE layers x 256 x 3 x 7168 x 2048 = 653,908,770,816.
+  CHECK(v3.params.experts_routed == 653908770816LL);
+
+  // gpt-oss-20b attention per layer with biases and sinks: q 2880x4096 + 4096, k and v
+  // 2880x512 + 512 each, o 4096x2880 + 2880, sinks 64 = 26,550,144; x 24 layers.
+  auto oss = catalog_model("gpt-oss-20b");
+  CHECK(oss.params.attention == 26550144LL * 24);
+  // Experts: 24 x 32 x (2880 x 5760 gate/up + 5760 bias + 2880 x 2880 down + 2880 bias).
+  CHECK(oss.params.experts_routed == 24LL * 32 * (2880LL * 5760 + 5760 + 2880LL * 2880 + 2880));
+}
