@@ -28,6 +28,7 @@ Catalog::Catalog() {
       model_index_[id] = models_.size();
       models_.push_back({id, std::move(record)});
     } else if (starts_with(path, "devices/")) {
+      if (record.contains("incomplete")) continue;  // a record still missing a core figure
       std::string id = record.at("id").get<std::string>();
       device_index_[id] = devices_.size();
       devices_.push_back({id, std::move(record)});

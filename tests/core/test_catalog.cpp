@@ -1,0 +1,55 @@
+// Catalog integrity: ids, units, sources, and every model builds.
+#include <catch2/catch.hpp>
+
+#include <regex>
+#include <set>
+
+#include "llmcalc/catalog.h"
+#include "llmcalc/hardware.h"
+#include "test_support.h"
+
+namespace {
+const std::regex kKebab(R"(^[a-z0-9]+(\.[0-9]+)?([.-][a-z0-9]+)*$)");
+}
+
+TEST_CASE("Model records: kebab-case ids, sources, configs that build", "[catalog][models]") {
+  const auto& models = llmcalc::Catalog::instance().models();
+  CHECK(models.size() >= 80);
+  std::set<std::string> ids;
+  for (const auto& entry : models) {
+    INFO(entry.id);
+    CHECK(std::regex_match(entry.id, kKebab));
+    CHECK(ids.insert(entry.id).second);
+    CHECK(entry.record.value("source", "").rfind("https://", 0) == 0);
+    CHECK_FALSE(entry.record.value("name", "").empty());
+    llmcalc::Issues issues;
+    auto model = llmcalc::build_model(entry.config(), "/model", issues);
+    REQUIRE(model);
+    CHECK(model->params.total > 0);
+    CHECK(model->params.active > 0);
+    CHECK(model->params.active <= model->params.total);
+  }
+}
+
+TEST_CASE("Device records: units positive, GiB and GB consistent, sourced", "[catalog][devices]") {
+  const auto& devices = llmcalc::Catalog::instance().devices();
+  CHECK(devices.size() >= 90);
+  std::set<std::string> ids;
+  for (const auto& entry : devices) {
+    INFO(entry.id);
+    CHECK(std::regex_match(entry.id, kKebab));
+    CHECK(ids.insert(entry.id).second);
+    CHECK(entry.record.value("source", "").rfind("http", 0) == 0);
+    auto hw = llmcalc::hardware_from_record(entry.record);
+    CHECK(hw.memory_bytes > 0);
+    CHECK(hw.memory_bandwidth_bytes_per_s > 0);
+    // memory_GiB is binary: bytes = GiB x 2^30 (the JSON keeps decimal GB out of this field).
+    CHECK(static_cast<double>(hw.memory_bytes) ==
+          Approx(entry.record.at("memory_GiB").get<double>() * 1073741824.0));
+    const std::set<std::string> kinds = {"discrete", "unified", "cpu"};
+    CHECK(kinds.count(hw.kind) == 1);
+    if (entry.record.contains("fp16_dense_TFLOPS") && entry.record["fp16_dense_TFLOPS"].is_number()) {
+      CHECK(hw.fp16_flops_per_s > 0);
+    }
+  }
+}
