@@ -6,6 +6,7 @@
 
 #include "llmcalc/catalog.h"
 #include "llmcalc/commands.h"
+#include "llmcalc/cost.h"
 #include "llmcalc/gguf_reader.h"
 #include "llmcalc/safetensors_reader.h"
 #include "llmcalc/hardware.h"
@@ -126,6 +127,19 @@ nlohmann::json run_estimate(const nlohmann::json& request, Issues& issues) {
   SpeedEstimate speed = estimate_speed(s.model, *weights, s.hardware, speed_request);
   nlohmann::json speed_parts = speed_json(speed);
 
+  CostAssumptions cost_assumptions = read_cost_assumptions(request, issues);
+  SpeedRequest concurrent_request = speed_request;
+  concurrent_request.batch = cost_assumptions.concurrency;
+  CostInputs cost_inputs;
+  cost_inputs.model_id = s.model_id;
+  cost_inputs.device_id = s.hardware.id;
+  cost_inputs.devices = s.devices;
+  cost_inputs.device_tdp_w = s.hardware.tdp_w;
+  cost_inputs.device_price_usd = s.hardware.price_usd;
+  cost_inputs.decode_tokens_per_s = speed.decode_tokens_per_s;
+  cost_inputs.concurrent_tokens_per_s =
+      estimate_speed(s.model, *weights, s.hardware, concurrent_request).decode_aggregate_tokens_per_s;
+
   return {{"model", model_card_json(s)},
           {"params", params_json(s.model.params)},
           {"weights", weight_plan_json(*weights)},
@@ -134,6 +148,7 @@ nlohmann::json run_estimate(const nlohmann::json& request, Issues& issues) {
           {"prefill", speed_parts["prefill"]},
           {"hardware", hardware_json(s.hardware)},
           {"commands", launch_commands(s)},
+          {"cost", estimate_cost(cost_inputs, cost_assumptions)},
           {"scenario", scenario_json(s)}};
 }
 

@@ -36,6 +36,8 @@ Catalog::Catalog() {
       for (const auto& [model_type, entry] : record.at("defaults").items()) {
         config_defaults_[model_type] = entry.at("values");
       }
+    } else if (path == "cloud_offers.json" || path == "api_prices.json") {
+      documents_[path] = std::move(record);
     } else if (path == "formats/ggml_types.json") {
       for (const auto& type : record.at("types")) {
         GgmlType t{type.at("name").get<std::string>(), type.at("block_elements").get<int64_t>(),
@@ -72,6 +74,12 @@ const GgmlType* Catalog::find_ggml_type(const std::string& name) const {
 }  // namespace llmcalc
 
 namespace llmcalc {
+
+const nlohmann::json& Catalog::document(const std::string& path) const {
+  static const nlohmann::json missing;
+  auto it = documents_.find(path);
+  return it == documents_.end() ? missing : it->second;
+}
 
 const nlohmann::json* Catalog::config_defaults(const std::string& model_type) const {
   auto it = config_defaults_.find(model_type);

@@ -38,6 +38,8 @@ Hardware hardware_from_record(const nlohmann::json& record) {
     h.interconnect_bytes_per_s = number_or_zero(*link, "bandwidth_GBps") * 1e9;
   }
   h.tdp_w = number_or_zero(record, "tdp_W");
+  auto price = record.find("price_new_usd");
+  if (price != record.end() && price->is_number()) h.price_usd = price->get<double>();
   return h;
 }
 

@@ -246,11 +246,13 @@
       ui.layers = el('ul', { class: 'layers' });
       ui.math = el('ul', { class: 'math' });
       ui.commands = el('div', { class: 'commands' });
+      ui.cost = el('dl', { class: 'figures' });
 
       const results = el('section', { class: 'results', 'aria-live': 'polite' },
         el('div', { class: 'card' }, el('h2', { text: t('memory') }), ui.verdict, ui.bar, ui.figures),
         el('div', { class: 'card' }, el('h2', { text: t('decode') }), ui.speed),
         el('div', { class: 'card' }, el('h2', { text: t('architecture') }), ui.arch, ui.layers),
+        el('div', { class: 'card' }, el('h2', { text: t('cost') }), ui.cost),
         el('div', { class: 'card' }, el('h2', { text: t('commands') }), ui.commands),
         el('details', { class: 'card' }, el('summary', { text: t('show_math') }), ui.math));
 
@@ -386,6 +388,19 @@
           ['norms', p.norms], ['vision', p.vision], ['projector', p.projector], ['mtp', p.mtp]]
           .filter((part) => part[1] > 0).map((part) => part[0] + ' ' + f.params(part[1])).join(' · '),
       ].forEach((text) => ui.layers.appendChild(LlmCalc.dom.el('li', { text: text })));
+      const c = r.cost;
+      const usd = (v) => (typeof v === 'number' ? '$' + f.number(v, v < 10 ? 2 : 0) : '—');
+      const offer = c.rent.offer;
+      const api = c.api.price;
+      fillList(ui.cost, [
+        [t('own_per_million'), usd(c.own.usd_per_million_tokens) + ' · ' + usd(c.own.usd_per_million_tokens_concurrent) +
+          ' @' + c.assumptions.concurrency, 'cost-own'],
+        [t('rent_per_million'), offer ? usd(c.rent.usd_per_million_tokens) + ' (' + offer.provider + ', ' +
+          usd(offer.usd_per_hour) + '/h)' : '—', 'cost-rent'],
+        [t('api_per_million'), api ? usd(api.usd_per_million_output_tokens) + ' (' + api.provider + ')' : '—', 'cost-api'],
+        [t('monthly'), usd(c.own.monthly_usd) + ' / ' + usd(c.rent.monthly_usd) + ' / ' + usd(c.api.monthly_usd), 'cost-monthly'],
+        [t('break_even'), c.break_even_months_vs_rent ? f.number(c.break_even_months_vs_rent, 1) + ' ' + t('months') : '—', 'cost-break-even'],
+      ]);
       LlmCalc.dom.clear(ui.commands);
       Object.keys(r.commands).forEach((engine) => {
         const entry = r.commands[engine];

@@ -41,6 +41,8 @@ class Catalog {
   const CatalogDevice* find_device(const std::string& id) const;
   const GgmlType* find_ggml_type(const std::string& name) const;
   const GgmlType* find_ggml_type_id(int64_t id) const;
+  /// Any other data file by its path under data/ ("cloud_offers.json"); null JSON if absent.
+  const nlohmann::json& document(const std::string& path) const;
   /// transformers' defaults for a nested config's model_type (data/config_defaults.json).
   const nlohmann::json* config_defaults(const std::string& model_type) const;
 
@@ -57,6 +59,7 @@ class Catalog {
   std::map<std::string, std::size_t> device_index_;
   std::map<std::string, std::size_t> ggml_index_;
   std::map<std::string, nlohmann::json> config_defaults_;
+  std::map<std::string, nlohmann::json> documents_;
 };
 
 }  // namespace llmcalc

@@ -23,6 +23,7 @@ struct Hardware {
   double int8_ops_per_s = 0;            // dense INT8 tensor throughput; 0 if unknown
   double interconnect_bytes_per_s = 0;  // per direction between devices; 0 if unknown
   double tdp_w = 0;
+  double price_usd = -1;  // launch price of one device (< 0: unknown)
 };
 
 /// Resolves request.hardware (string id or object). Errors are recorded at `path`.

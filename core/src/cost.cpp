@@ -1,0 +1,145 @@
+// Cost arithmetic. Per million tokens = hourly cost / (tokens per second x 3600) x 1e6; owning
+// costs electricity (TDP x devices x hours x price per kWh) plus the purchase spread over the
+// amortization period; renting uses the cheapest catalog offer (data/cloud_offers.json); APIs the
+// cheapest listed output price for the model (data/api_prices.json).
+#include "llmcalc/cost.h"
+
+#include <cmath>
+#include <limits>
+
+#include "llmcalc/catalog.h"
+#include "llmcalc/json_reader.h"
+
+namespace llmcalc {
+namespace {
+
+constexpr double kDaysPerMonth = 365.25 / 12.0;
+
+double per_million(double usd_per_hour, double tokens_per_s) {
+  return tokens_per_s > 0 ? usd_per_hour / (tokens_per_s * 3600.0) * 1e6 : 0.0;
+}
+
+nlohmann::json cheapest_offer(const std::string& device_id, int64_t devices) {
+  nlohmann::json best = nullptr;
+  double best_per_device = std::numeric_limits<double>::infinity();
+  const nlohmann::json& offers = Catalog::instance().document("cloud_offers.json");
+  if (!offers.contains("offers")) return best;
+  for (const auto& offer : offers["offers"]) {
+    if (!offer.value("device_id", nlohmann::json(nullptr)).is_string() ||
+        offer["device_id"].get<std::string>() != device_id || !offer["usd_per_hour"].is_number()) {
+      continue;
+    }
+    double count = static_cast<double>(std::max<int64_t>(1, offer.value("device_count", int64_t{1})));
+    double per_device = offer["usd_per_hour"].get<double>() / count;
+    if (per_device < best_per_device) {
+      best_per_device = per_device;
+      best = {{"id", offer.value("id", "")},
+              {"provider", offer.value("provider", "")},
+              {"product", offer.value("product", "")},
+              {"usd_per_device_hour", per_device},
+              {"usd_per_hour", per_device * static_cast<double>(devices)},
+              {"billing_granularity", offer.value("billing_granularity", nlohmann::json(nullptr))},
+              {"price_date", offer.value("price_date", "")},
+              {"source", offer.value("source", "")}};
+    }
+  }
+  return best;
+}
+
+nlohmann::json cheapest_api(const std::string& model_id) {
+  nlohmann::json best = nullptr;
+  const nlohmann::json& prices = Catalog::instance().document("api_prices.json");
+  if (!prices.contains("prices")) return best;
+  for (const auto& price : prices["prices"]) {
+    if (price.value("model_id", "") != model_id || !price["usd_per_million_output_tokens"].is_number()) continue;
+    if (best.is_null() || price["usd_per_million_output_tokens"].get<double>() <
+                              best["usd_per_million_output_tokens"].get<double>()) {
+      best = {{"provider", price.value("provider", "")},
+              {"usd_per_million_input_tokens", price.value("usd_per_million_input_tokens", nlohmann::json(nullptr))},
+              {"usd_per_million_output_tokens", price["usd_per_million_output_tokens"]},
+              {"price_date", price.value("price_date", "")},
+              {"source", price.value("source", "")}};
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
+CostAssumptions read_cost_assumptions(const nlohmann::json& request, Issues& issues) {
+  CostAssumptions a;
+  auto it = request.find("cost");
+  if (it == request.end() || it->is_null()) return a;
+  JsonReader reader(*it, "/cost", issues);
+  if (!reader.valid()) return a;
+  a.electricity_usd_per_kwh = reader.number("electricity_usd_per_kwh", 0, 10, a.electricity_usd_per_kwh).value_or(a.electricity_usd_per_kwh);
+  a.hours_per_day = reader.number("hours_per_day", 0.1, 24, a.hours_per_day).value_or(a.hours_per_day);
+  a.tokens_per_day = reader.number("tokens_per_day", 0, 1e13, a.tokens_per_day).value_or(a.tokens_per_day);
+  a.amortization_months = reader.number("amortization_months", 1, 240, a.amortization_months).value_or(a.amortization_months);
+  a.purchase_usd = reader.number("purchase_usd", 0, 1e9, a.purchase_usd).value_or(a.purchase_usd);
+  a.concurrency = reader.integer("concurrency", 1, 1024, a.concurrency).value_or(a.concurrency);
+  return a;
+}
+
+nlohmann::json estimate_cost(const CostInputs& in, const CostAssumptions& a) {
+  double devices = static_cast<double>(in.devices);
+  double purchase = a.purchase_usd >= 0 ? a.purchase_usd
+                    : in.device_price_usd > 0 ? in.device_price_usd * devices
+                                              : -1.0;
+  // Owning, per hour of use: power draw at TDP, plus the purchase spread over the hours of use in
+  // the amortization period.
+  double power_usd_per_hour = in.device_tdp_w * devices / 1000.0 * a.electricity_usd_per_kwh;
+  double hours_of_use = a.amortization_months * kDaysPerMonth * a.hours_per_day;
+  double own_usd_per_hour = purchase >= 0 ? power_usd_per_hour + purchase / hours_of_use : -1.0;
+  double own_monthly = purchase >= 0 ? power_usd_per_hour * a.hours_per_day * kDaysPerMonth +
+                                           purchase / a.amortization_months
+                                     : -1.0;
+
+  nlohmann::json offer = cheapest_offer(in.device_id, in.devices);
+  double rent_usd_per_hour = offer.is_null() ? -1.0 : offer["usd_per_hour"].get<double>();
+  double rent_monthly = rent_usd_per_hour >= 0 ? rent_usd_per_hour * a.hours_per_day * kDaysPerMonth : -1.0;
+
+  nlohmann::json api = cheapest_api(in.model_id);
+  double api_monthly = api.is_null() ? -1.0
+                                     : api["usd_per_million_output_tokens"].get<double>() *
+                                           a.tokens_per_day / 1e6 * kDaysPerMonth;
+
+  auto maybe = [](double value) { return value >= 0 ? nlohmann::json(value) : nlohmann::json(nullptr); };
+  // Buying pays off when the monthly saving has covered the purchase.
+  auto break_even = [&](double alternative_monthly) -> nlohmann::json {
+    if (purchase < 0 || alternative_monthly < 0) return nullptr;
+    double running = power_usd_per_hour * a.hours_per_day * kDaysPerMonth;
+    double saving = alternative_monthly - running;
+    return saving > 0 ? nlohmann::json(purchase / saving) : nlohmann::json(nullptr);
+  };
+  nlohmann::json chart = nlohmann::json::array();
+  for (int month = 0; month <= 36; month += 3) {
+    double m = month;
+    double running = power_usd_per_hour * a.hours_per_day * kDaysPerMonth * m;
+    chart.push_back({{"month", month},
+                     {"own_usd", purchase >= 0 ? nlohmann::json(purchase + running) : nlohmann::json(nullptr)},
+                     {"rent_usd", maybe(rent_monthly >= 0 ? rent_monthly * m : -1.0)},
+                     {"api_usd", maybe(api_monthly >= 0 ? api_monthly * m : -1.0)}});
+  }
+  return {{"assumptions", {{"electricity_usd_per_kwh", a.electricity_usd_per_kwh},
+                           {"hours_per_day", a.hours_per_day},
+                           {"tokens_per_day", a.tokens_per_day},
+                           {"amortization_months", a.amortization_months},
+                           {"purchase_usd", maybe(purchase)},
+                           {"concurrency", a.concurrency}}},
+          {"own", {{"usd_per_hour", maybe(own_usd_per_hour)},
+                   {"power_usd_per_hour", power_usd_per_hour},
+                   {"usd_per_million_tokens", maybe(own_usd_per_hour >= 0 ? per_million(own_usd_per_hour, in.decode_tokens_per_s) : -1.0)},
+                   {"usd_per_million_tokens_concurrent", maybe(own_usd_per_hour >= 0 ? per_million(own_usd_per_hour, in.concurrent_tokens_per_s) : -1.0)},
+                   {"monthly_usd", maybe(own_monthly)}}},
+          {"rent", {{"offer", offer},
+                    {"usd_per_million_tokens", maybe(rent_usd_per_hour >= 0 ? per_million(rent_usd_per_hour, in.decode_tokens_per_s) : -1.0)},
+                    {"usd_per_million_tokens_concurrent", maybe(rent_usd_per_hour >= 0 ? per_million(rent_usd_per_hour, in.concurrent_tokens_per_s) : -1.0)},
+                    {"monthly_usd", maybe(rent_monthly)}}},
+          {"api", {{"price", api}, {"monthly_usd", maybe(api_monthly)}}},
+          {"break_even_months_vs_rent", break_even(rent_monthly)},
+          {"break_even_months_vs_api", break_even(api_monthly)},
+          {"chart", chart}};
+}
+
+}  // namespace llmcalc
