@@ -7,6 +7,8 @@
 #include "llmcalc/catalog.h"
 #include "llmcalc/commands.h"
 #include "llmcalc/cost.h"
+#include "llmcalc/evaluation.h"
+#include "llmcalc/rank.h"
 #include "llmcalc/gguf_reader.h"
 #include "llmcalc/safetensors_reader.h"
 #include "llmcalc/hardware.h"
@@ -90,41 +92,16 @@ nlohmann::json run_estimate(const nlohmann::json& request, Issues& issues) {
   std::optional<Scenario> scenario = resolve_scenario(request, issues);
   if (!scenario) return nullptr;
   const Scenario& s = *scenario;
-  std::optional<WeightPlan> weights = plan_weights(s.model, s.weights, "/weights", issues, s.imatrix);
-  if (!weights) return nullptr;
-  if (s.weights_bytes > 0) {
-    // Exact bytes from a file header replace the computed total; the mix of types (and so the
-    // bytes read per token) keeps the computed proportions.
-    double scale = static_cast<double>(s.weights_bytes) / static_cast<double>(std::max<int64_t>(1, weights->total_bytes));
-    weights->text_bytes = static_cast<int64_t>(static_cast<double>(weights->text_bytes) * scale);
-    weights->expert_bytes = static_cast<int64_t>(static_cast<double>(weights->expert_bytes) * scale);
-    weights->active_expert_bytes = static_cast<int64_t>(static_cast<double>(weights->active_expert_bytes) * scale);
-    weights->token_embd_bytes = static_cast<int64_t>(static_cast<double>(weights->token_embd_bytes) * scale);
-    weights->total_bytes = s.weights_bytes;
-  }
-
-  MemoryRequest memory_request;
-  memory_request.context_tokens = s.context_tokens;
-  memory_request.sequences = s.batch;
-  memory_request.devices = s.devices;
-  memory_request.kv_type = s.kv_type;
-  memory_request.engine = s.engine;
-  MemoryEstimate memory = estimate_memory(s.model, *weights, s.hardware, memory_request);
+  std::optional<Evaluation> evaluation = evaluate(s, s.model, issues);
+  if (!evaluation) return nullptr;
+  const WeightPlan* weights = &evaluation->weights;
+  const MemoryEstimate& memory = evaluation->memory;
+  const SpeedEstimate& speed = evaluation->speed;
+  const SpeedRequest& speed_request = evaluation->speed_request;
   if (memory.verdict == "oom") {
     issues.warning("does_not_fit", "/context_tokens",
                    "This configuration needs more memory than the device offers.");
   }
-
-  SpeedRequest speed_request;
-  speed_request.context_tokens = s.context_tokens;
-  speed_request.prompt_tokens = s.prompt_tokens;
-  speed_request.batch = s.batch;
-  speed_request.devices = s.devices;
-  // llama.cpp and Ollama split layers across devices by default (--split-mode layer).
-  speed_request.tensor_parallel = s.engine.engine != "llama.cpp" && s.engine.engine != "ollama";
-  speed_request.kv_type = s.kv_type;
-  speed_request.assumptions = s.speed;
-  SpeedEstimate speed = estimate_speed(s.model, *weights, s.hardware, speed_request);
   nlohmann::json speed_parts = speed_json(speed);
 
   CostAssumptions cost_assumptions = read_cost_assumptions(request, issues);
@@ -172,6 +149,26 @@ std::string estimate_json(const std::string& request_json) {
     }
     nlohmann::json result = run_estimate(request, issues);
     return envelope(issues, result);
+  } catch (const std::exception& e) {
+    Issues failure;
+    failure.error("internal_error", "", std::string("Internal error: ") + e.what());
+    return envelope(failure, nullptr);
+  }
+}
+
+std::string rank_json(const std::string& request_json) {
+  Issues issues;
+  try {
+    if (request_json.size() > kMaxRequestBytes || nesting_depth(request_json) > kMaxNestingDepth) {
+      issues.error("request_too_large", "", "The request is too large or too deep.");
+      return envelope(issues, nullptr);
+    }
+    nlohmann::json request = nlohmann::json::parse(request_json, nullptr, false);
+    if (request.is_discarded()) {
+      issues.error("malformed_json", "", "The request is not valid JSON.");
+      return envelope(issues, nullptr);
+    }
+    return envelope(issues, rank_models(request, issues));
   } catch (const std::exception& e) {
     Issues failure;
     failure.error("internal_error", "", std::string("Internal error: ") + e.what());

@@ -139,7 +139,9 @@ MemoryEstimate estimate_memory(const ModelSpec& model, const WeightPlan& weights
   // Largest per-sequence context that fits: totals grow monotonically with context.
   int64_t low = 0;
   int64_t high = model.max_context_tokens;
-  if (totals_at(model, out.weights_bytes, request, high).total <= out.usable_bytes) {
+  if (!request.find_max_context) {
+    low = -1;
+  } else if (totals_at(model, out.weights_bytes, request, high).total <= out.usable_bytes) {
     low = high;
   } else {
     while (high - low > 1) {

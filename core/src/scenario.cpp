@@ -2,6 +2,7 @@
 // engine, hardware and assumptions.
 #include "llmcalc/scenario.h"
 
+#include <map>
 #include <set>
 
 #include "llmcalc/catalog.h"
@@ -13,6 +14,22 @@ namespace {
 
 const std::set<std::string> kEngines = {"llama.cpp", "ollama", "vllm", "sglang", "mlx",
                                         "transformers"};
+
+}  // namespace
+
+const ModelSpec* catalog_model_spec(const std::string& id, Issues& issues) {
+  // Catalog configs are fixed, so each is built once per process.
+  static std::map<std::string, ModelSpec> cache;
+  auto it = cache.find(id);
+  if (it != cache.end()) return &it->second;
+  const CatalogModel* entry = Catalog::instance().find_model(id);
+  if (!entry) return nullptr;
+  std::optional<ModelSpec> built = build_model(entry->config(), "/model", issues);
+  if (!built) return nullptr;
+  return &cache.emplace(id, std::move(*built)).first->second;
+}
+
+namespace {
 
 bool resolve_model(const nlohmann::json& request, Scenario& s, Issues& issues) {
   auto it = request.find("model");
@@ -38,9 +55,9 @@ bool resolve_model(const nlohmann::json& request, Scenario& s, Issues& issues) {
     return false;
   }
   s.model_name = entry->record.value("name", s.model_id);
-  auto built = build_model(entry->config(), "/model", issues);
+  const ModelSpec* built = catalog_model_spec(s.model_id, issues);
   if (!built) return false;
-  s.model = std::move(*built);
+  s.model = *built;
   return true;
 }
 

@@ -84,3 +84,23 @@ test('launch commands follow the controls and copy to the clipboard', async () =
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('the rank view sorts and its rows open the calculator for that model', async () => {
+  const { context, page, errors } = await openPage(browser);
+  await page.goto(`${base}/index.html#v=1&hw=rtx-4090&ctx=8192`);
+  await page.locator('llm-calc #rank-button').click();
+  await page.locator('llm-calc #rank-table tbody tr').first().waitFor();
+  assert.ok(await page.locator('llm-calc #rank-table tbody tr').count() >= 80);
+  // Sort by decode speed: a numeric column sorts largest first on the first click.
+  await page.locator('llm-calc [data-sort="decode"]').click();
+  const speeds = await page.locator('llm-calc #rank-table tbody tr td:nth-child(4)').allTextContents();
+  const numbers = speeds.slice(0, 10).map((s) => parseFloat(s.replace(/,/g, '')));
+  for (let i = 1; i < numbers.length; ++i) assert.ok(numbers[i - 1] >= numbers[i], speeds.slice(0, 10).join(' | '));
+  const first = page.locator('llm-calc #rank-table tbody tr').first();
+  const model = await first.getAttribute('data-model');
+  await first.locator('a').click();
+  await page.waitForFunction((m) => location.hash.includes('model=' + m), model);
+  await page.waitForFunction((m) => document.querySelector('llm-calc').shadowRoot.querySelector('#f-model').value === m, model);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

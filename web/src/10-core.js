@@ -28,6 +28,9 @@
           estimateEnvelope: function (request) {
             return JSON.parse(module.estimate(JSON.stringify(request)));
           },
+          rank: function (request) {
+            return JSON.parse(module.rank(JSON.stringify(request)));
+          },
           readGguf: function (bytes, fileSize) {
             return JSON.parse(module.read_gguf_header(bytes, fileSize));
           },

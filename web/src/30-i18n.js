@@ -24,7 +24,7 @@
       link_version: 'This link is from another version; defaults are shown.',
       link_broken: 'Part of this link was not valid; those settings were reset to defaults.',
       error: 'Cannot estimate', tokens_per_s: 'tok/s', seconds: 's',
-      context_note: 'KV at this context', kv_per_token: 'KV bytes per token', breakdown: 'Parameters by part', my_model: 'My model (config.json, .gguf, .safetensors; read in your browser)', commands: 'Launch commands', cost: 'Cost', own_per_million: 'Own: $ per 1M output tokens (1 · concurrent)', rent_per_million: 'Rent: $ per 1M output tokens', api_per_million: 'API: $ per 1M output tokens', monthly: 'Monthly: own / rent / API', break_even: 'Buying beats renting after', months: 'months', copy: 'Copy', copied_command: 'Command copied',
+      context_note: 'KV at this context', kv_per_token: 'KV bytes per token', breakdown: 'Parameters by part', my_model: 'My model (config.json, .gguf, .safetensors; read in your browser)', commands: 'Launch commands', cost: 'Cost', rank_title: 'What runs on this device', rank_button: 'Rank every model for this device', filter: 'Filter by name, family or license', max_context: 'Max context', params_total_short: 'Parameters', own_per_million: 'Own: $ per 1M output tokens (1 · concurrent)', rent_per_million: 'Rent: $ per 1M output tokens', api_per_million: 'API: $ per 1M output tokens', monthly: 'Monthly: own / rent / API', break_even: 'Buying beats renting after', months: 'months', copy: 'Copy', copied_command: 'Command copied',
     },
     es: {
       title: 'Calculadora de inferencia de LLM',
@@ -47,7 +47,7 @@
       link_version: 'Este enlace es de otra versión; se muestran los valores por defecto.',
       link_broken: 'Parte de este enlace no era válida; esos ajustes volvieron a sus valores por defecto.',
       error: 'No se puede estimar', tokens_per_s: 'tok/s', seconds: 's',
-      context_note: 'KV en este contexto', kv_per_token: 'Bytes de KV por token', breakdown: 'Parámetros por parte', my_model: 'Mi modelo (config.json, .gguf, .safetensors; se lee en tu navegador)', commands: 'Comandos de arranque', cost: 'Coste', own_per_million: 'Propio: $ por 1M tokens de salida (1 · concurrente)', rent_per_million: 'Alquiler: $ por 1M tokens de salida', api_per_million: 'API: $ por 1M tokens de salida', monthly: 'Mensual: propio / alquiler / API', break_even: 'Comprar sale mejor que alquilar tras', months: 'meses', copy: 'Copiar', copied_command: 'Comando copiado',
+      context_note: 'KV en este contexto', kv_per_token: 'Bytes de KV por token', breakdown: 'Parámetros por parte', my_model: 'Mi modelo (config.json, .gguf, .safetensors; se lee en tu navegador)', commands: 'Comandos de arranque', cost: 'Coste', rank_title: 'Qué funciona en este dispositivo', rank_button: 'Clasificar todos los modelos para este dispositivo', filter: 'Filtrar por nombre, familia o licencia', max_context: 'Contexto máximo', params_total_short: 'Parámetros', own_per_million: 'Propio: $ por 1M tokens de salida (1 · concurrente)', rent_per_million: 'Alquiler: $ por 1M tokens de salida', api_per_million: 'API: $ por 1M tokens de salida', monthly: 'Mensual: propio / alquiler / API', break_even: 'Comprar sale mejor que alquilar tras', months: 'meses', copy: 'Copiar', copied_command: 'Comando copiado',
     },
   };
 

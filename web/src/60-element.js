@@ -247,12 +247,18 @@
       ui.math = el('ul', { class: 'math' });
       ui.commands = el('div', { class: 'commands' });
       ui.cost = el('dl', { class: 'figures' });
+      ui.rank = el('div', { class: 'rank-view' });
+      const rankButton = el('button', { type: 'button', id: 'rank-button', text: t('rank_button') });
+      rankButton.addEventListener('click', () => {
+        LlmCalc.renderRankView(ui.rank, this.core, this.state, t, LlmCalc.i18n.formatter(this.lang));
+      });
 
       const results = el('section', { class: 'results', 'aria-live': 'polite' },
         el('div', { class: 'card' }, el('h2', { text: t('memory') }), ui.verdict, ui.bar, ui.figures),
         el('div', { class: 'card' }, el('h2', { text: t('decode') }), ui.speed),
         el('div', { class: 'card' }, el('h2', { text: t('architecture') }), ui.arch, ui.layers),
         el('div', { class: 'card' }, el('h2', { text: t('cost') }), ui.cost),
+        el('div', { class: 'card' }, el('h2', { text: t('rank_title') }), rankButton, ui.rank),
         el('div', { class: 'card' }, el('h2', { text: t('commands') }), ui.commands),
         el('details', { class: 'card' }, el('summary', { text: t('show_math') }), ui.math));
 

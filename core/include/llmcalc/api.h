@@ -11,6 +11,9 @@ constexpr int kApiVersion = 1;
 /// Runs one estimate. See README "JSON contract" for keys; never throws.
 std::string estimate_json(const std::string& request_json);
 
+/// Every catalog model ranked for a device (request as estimate's, without "model"); never throws.
+std::string rank_json(const std::string& request_json);
+
 /// Models, devices, formats, KV types and engines with their key figures; never throws.
 std::string catalog_json();
 

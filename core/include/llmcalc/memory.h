@@ -33,6 +33,7 @@ struct MemoryRequest {
   int64_t devices = 1;
   KvType kv_type{"f16", 1, 2};
   EngineSettings engine;
+  bool find_max_context = true;  // search the largest context that fits (max_context_tokens)
 };
 
 struct MathLine {
@@ -50,7 +51,7 @@ struct MemoryEstimate {
   int64_t usable_bytes = 0;
   int64_t headroom_bytes = 0;
   std::string verdict;             // comfortable | tight | oom
-  int64_t max_context_tokens = 0;  // per sequence, largest that fits (0 if none)
+  int64_t max_context_tokens = 0;  // per sequence, largest that fits (0 if none; -1 not searched)
   int64_t kv_pool_bytes = 0;       // vLLM / SGLang: memory the KV pool gets
   int64_t kv_capacity_tokens = -1; // vLLM / SGLang: tokens the KV pool holds (-1: n/a)
   double max_concurrent_sequences = -1;

@@ -38,6 +38,9 @@ struct Scenario {
 constexpr int64_t kMaxDevices = 1024;
 constexpr int64_t kMaxBatch = 1024;
 
+/// A catalog model's architecture, built once and cached; nullptr (with issues) if it fails.
+const ModelSpec* catalog_model_spec(const std::string& id, Issues& issues);
+
 /// Parses and validates a request object. Returns nullopt when an error was recorded.
 std::optional<Scenario> resolve_scenario(const nlohmann::json& request, Issues& issues);
 

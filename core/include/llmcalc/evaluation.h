@@ -1,0 +1,35 @@
+// One scenario evaluated end to end: weights placed, memory sized, speed estimated. The single
+// path behind estimate() and rank(), so both report the same numbers.
+#pragma once
+
+#include <optional>
+
+#include "llmcalc/memory.h"
+#include "llmcalc/scenario.h"
+#include "llmcalc/speed.h"
+#include "llmcalc/weights.h"
+
+namespace llmcalc {
+
+struct Evaluation {
+  WeightPlan weights;
+  MemoryEstimate memory;
+  SpeedEstimate speed;
+  SpeedRequest speed_request;  // as used, for follow-up speeds (other batch sizes)
+};
+
+/// The weight plan of a scenario, with a file's exact bytes (weights_bytes) applied.
+std::optional<WeightPlan> scenario_weights(const Scenario& scenario, const ModelSpec& model,
+                                           Issues& issues);
+
+/// Memory and speed for a given weight plan.
+Evaluation evaluate_plan(const Scenario& scenario, const ModelSpec& model, const WeightPlan& plan,
+                         bool find_max_context = true);
+
+/// Evaluates `scenario` for `model` (normally scenario.model; rank() passes cached catalog
+/// models). `find_max_context` false skips the largest-context search. Errors (an unknown format)
+/// are recorded at /weights.
+std::optional<Evaluation> evaluate(const Scenario& scenario, const ModelSpec& model, Issues& issues,
+                                   bool find_max_context = true);
+
+}  // namespace llmcalc

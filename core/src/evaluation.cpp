@@ -1,0 +1,64 @@
+// Weights -> memory -> speed for one scenario.
+#include "llmcalc/evaluation.h"
+
+#include <algorithm>
+
+namespace llmcalc {
+
+std::optional<WeightPlan> scenario_weights(const Scenario& s, const ModelSpec& model,
+                                           Issues& issues) {
+  std::optional<WeightPlan> weights = plan_weights(model, s.weights, "/weights", issues, s.imatrix);
+  if (!weights) return std::nullopt;
+  if (s.weights_bytes > 0) {
+    // Exact bytes from a file header replace the computed total; the mix of types (and so the
+    // bytes read per token) keeps the computed proportions.
+    double scale = static_cast<double>(s.weights_bytes) /
+                   static_cast<double>(std::max<int64_t>(1, weights->total_bytes));
+    auto scaled = [scale](int64_t bytes) {
+      return static_cast<int64_t>(static_cast<double>(bytes) * scale);
+    };
+    weights->text_bytes = scaled(weights->text_bytes);
+    weights->expert_bytes = scaled(weights->expert_bytes);
+    weights->active_expert_bytes = scaled(weights->active_expert_bytes);
+    weights->token_embd_bytes = scaled(weights->token_embd_bytes);
+    weights->total_bytes = s.weights_bytes;
+  }
+  return weights;
+}
+
+Evaluation evaluate_plan(const Scenario& s, const ModelSpec& model, const WeightPlan& plan,
+                         bool find_max_context) {
+  Evaluation out{plan, {}, {}, {}};
+
+  MemoryRequest memory_request;
+  memory_request.context_tokens = s.context_tokens;
+  memory_request.sequences = s.batch;
+  memory_request.devices = s.devices;
+  memory_request.kv_type = s.kv_type;
+  memory_request.engine = s.engine;
+  memory_request.find_max_context = find_max_context;
+  out.memory = estimate_memory(model, out.weights, s.hardware, memory_request);
+
+  SpeedRequest& speed_request = out.speed_request;
+  speed_request.context_tokens = s.context_tokens;
+  speed_request.prompt_tokens = s.prompt_tokens;
+  speed_request.batch = s.batch;
+  speed_request.devices = s.devices;
+  // llama.cpp and Ollama split layers across devices by default (--split-mode layer).
+  speed_request.tensor_parallel = s.engine.engine != "llama.cpp" && s.engine.engine != "ollama";
+  speed_request.ubatch_tokens = s.engine.ubatch_tokens;
+  speed_request.flash_attention = s.engine.flash_attention;
+  speed_request.kv_type = s.kv_type;
+  speed_request.assumptions = s.speed;
+  out.speed = estimate_speed(model, out.weights, s.hardware, speed_request);
+  return out;
+}
+
+std::optional<Evaluation> evaluate(const Scenario& s, const ModelSpec& model, Issues& issues,
+                                   bool find_max_context) {
+  std::optional<WeightPlan> weights = scenario_weights(s, model, issues);
+  if (!weights) return std::nullopt;
+  return evaluate_plan(s, model, *weights, find_max_context);
+}
+
+}  // namespace llmcalc

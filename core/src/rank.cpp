@@ -1,0 +1,133 @@
+// Ranks the catalog for a device: per model, the highest-quality format (in the engine's own
+// formats) whose verdict is "comfortable", else the best "tight" one, else the smallest allowed.
+#include "llmcalc/rank.h"
+
+#include <map>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "llmcalc/catalog.h"
+#include "llmcalc/evaluation.h"
+#include "llmcalc/json_reader.h"
+#include "llmcalc/scenario.h"
+
+namespace llmcalc {
+namespace {
+
+// Formats an engine loads, best quality first, with their nominal bits per weight.
+std::vector<std::pair<std::string, int>> engine_formats(const std::string& engine) {
+  if (engine == "vllm" || engine == "sglang" || engine == "transformers") {
+    return {{"BF16", 16}, {"FP8", 8}, {"AWQ-INT4", 4}};
+  }
+  if (engine == "mlx") return {{"MLX-8bit", 8}, {"MLX-6bit", 6}, {"MLX-4bit", 4}, {"MLX-3bit", 3}};
+  return {{"Q8_0", 8}, {"Q6_K", 6}, {"Q5_K_M", 5}, {"Q4_K_M", 4},
+          {"IQ4_XS", 4}, {"Q3_K_M", 3}, {"IQ3_XXS", 3}, {"Q2_K", 2}};
+}
+
+nlohmann::json row_json(const Scenario& s, const ModelSpec& model, const CatalogModel& entry,
+                        const Evaluation& e) {
+  const nlohmann::json& r = entry.record;
+  auto text = [&](const char* key) {
+    auto it = r.find(key);
+    return it != r.end() && it->is_string() ? *it : nlohmann::json(nullptr);
+  };
+  return {{"model", entry.id},
+          {"name", r.value("name", entry.id)},
+          {"family", r.value("family", "")},
+          {"license", text("license")},
+          {"params_total", model.params.total},
+          {"params_active", model.params.active},
+          {"moe", model.params.experts_routed > 0},
+          {"weights", s.weights},
+          {"bits_per_weight", e.weights.bits_per_weight()},
+          {"verdict", e.memory.verdict},
+          {"total_bytes", e.memory.total_bytes},
+          {"usable_bytes", e.memory.usable_bytes},
+          {"max_context_tokens", e.memory.max_context_tokens},
+          {"native_context_tokens", model.max_context_tokens},
+          {"decode", {{"tokens_per_s", e.speed.decode_tokens_per_s},
+                      {"low", e.speed.decode_low},
+                      {"high", e.speed.decode_high}}},
+          {"prefill", {{"tokens_per_s", e.speed.prefill_tokens_per_s}, {"ttft_s", e.speed.ttft_s}}}};
+}
+
+// Weight plans of catalog models depend only on (model, format): kept across rank() calls, so
+// moving a slider re-ranks without re-placing every tensor.
+const WeightPlan* cached_plan(const std::string& id, const Scenario& s, const ModelSpec& model) {
+  static std::map<std::string, std::optional<WeightPlan>> cache;
+  std::string key = id + "|" + s.weights;
+  auto it = cache.find(key);
+  if (it == cache.end()) {
+    Issues issues;
+    it = cache.emplace(key, scenario_weights(s, model, issues)).first;
+  }
+  return it->second ? &*it->second : nullptr;
+}
+
+}  // namespace
+
+nlohmann::json rank_models(const nlohmann::json& request, Issues& issues) {
+  JsonReader reader(request, "", issues);
+  if (!reader.valid()) return nullptr;
+  if (request.contains("model")) {
+    issues.error("model_not_allowed", "/model", "rank ranks every catalog model; leave 'model' out.");
+    return nullptr;
+  }
+  int64_t min_bits = reader.integer("min_bits", 1, 16, 4).value_or(4);
+  nlohmann::json base_request = request;
+  base_request.erase("min_bits");
+  base_request["model"] = Catalog::instance().models().front().id;
+  std::optional<Scenario> base = resolve_scenario(base_request, issues);
+  if (!base) return nullptr;
+
+  const int64_t requested_context = base->context_tokens;
+  const int64_t requested_prompt = base->prompt_tokens;
+  nlohmann::json rows = nlohmann::json::array();
+  for (const CatalogModel& entry : Catalog::instance().models()) {
+    Issues model_issues;
+    const ModelSpec* spec = catalog_model_spec(entry.id, model_issues);
+    if (!spec) continue;
+    Scenario& s = *base;  // reused: the model itself is passed by reference, never copied
+    s.model_id = entry.id;
+    s.model_name = entry.record.value("name", entry.id);
+    s.context_tokens = std::min(requested_context, spec->max_context_tokens);
+    s.prompt_tokens = std::min(requested_prompt, s.context_tokens);
+    nlohmann::json chosen = nullptr;
+    std::string chosen_format;
+    std::string fallback_format;
+    std::string fallback_verdict;
+    for (const auto& [format, bits] : engine_formats(s.engine.engine)) {
+      if (bits < min_bits) break;
+      s.weights = format;
+      const WeightPlan* plan = cached_plan(entry.id, s, *spec);
+      if (!plan) continue;
+      std::optional<Evaluation> e = evaluate_plan(s, *spec, *plan, false);
+      const std::string& verdict = e->memory.verdict;
+      if (verdict == "comfortable") {
+        chosen_format = format;
+        break;
+      }
+      if (fallback_format.empty() || (verdict == "tight" && fallback_verdict == "oom")) {
+        fallback_format = format;
+        fallback_verdict = verdict;
+      } else if (fallback_verdict == "oom") {
+        fallback_format = format;  // smaller is closer to fitting
+      }
+    }
+    if (chosen_format.empty()) chosen_format = fallback_format;
+    if (!chosen_format.empty()) {
+      s.weights = chosen_format;
+      chosen = row_json(s, *spec, entry, evaluate_plan(s, *spec, *cached_plan(entry.id, s, *spec)));
+    }
+    if (!chosen.is_null()) {
+      chosen["context_tokens"] = s.context_tokens;
+      rows.push_back(std::move(chosen));
+    }
+  }
+  return {{"rows", rows}, {"min_bits", min_bits}, {"hardware", base->hardware.id},
+          {"devices", base->devices}, {"engine", base->engine.engine},
+          {"context_tokens", base->context_tokens}};
+}
+
+}  // namespace llmcalc

@@ -1,0 +1,50 @@
+// rank(): every row agrees with the single-model estimate (same verdict, same speed) on three
+// devices, and the format choice follows its rule.
+#include <catch2/catch.hpp>
+
+#include "llmcalc/api.h"
+#include "test_support.h"
+
+TEST_CASE("Every ranked row equals its single-model estimate", "[rank]") {
+  for (const char* device : {"rtx-4090", "m4-max-64gb", "rtx-3070"}) {
+    nlohmann::json request = {{"hardware", device}, {"context_tokens", 16384}};
+    auto ranked = nlohmann::json::parse(llmcalc::rank_json(request.dump()));
+    REQUIRE(ranked["ok"] == true);
+    const auto& rows = ranked["result"]["rows"];
+    CHECK(rows.size() >= 80);
+    int comfortable = 0;
+    for (const auto& row : rows) {
+      INFO(device << " " << row["model"] << " " << row["weights"]);
+      auto single = llmcalc_test::estimate({{"model", row["model"]}, {"weights", row["weights"]},
+                                            {"hardware", device},
+                                            {"context_tokens", row["context_tokens"]}});
+      REQUIRE(single["ok"] == true);
+      const auto& r = single["result"];
+      CHECK(row["verdict"] == r["memory"]["verdict"]);
+      CHECK(row["max_context_tokens"] == r["memory"]["max_context_tokens"]);
+      CHECK(row["decode"]["tokens_per_s"].get<double>() == Approx(r["decode"]["tokens_per_s"].get<double>()));
+      CHECK(row["prefill"]["tokens_per_s"].get<double>() == Approx(r["prefill"]["tokens_per_s"].get<double>()));
+      comfortable += row["verdict"] == "comfortable";
+      // Nothing below the default 4-bit floor.
+      CHECK(row["weights"] != "Q3_K_M");
+      CHECK(row["weights"] != "Q2_K");
+    }
+    CHECK(comfortable >= 10);
+  }
+}
+
+TEST_CASE("rank picks the best format that fits comfortably", "[rank]") {
+  auto ranked = nlohmann::json::parse(
+      llmcalc::rank_json(nlohmann::json({{"hardware", "rtx-4090"}, {"context_tokens", 8192}}).dump()));
+  REQUIRE(ranked["ok"] == true);
+  for (const auto& row : ranked["result"]["rows"]) {
+    if (row["model"] != "llama-3.1-8b") continue;
+    // Llama 3.1 8B Q8_0 (7.95 GiB) + 1 GiB KV at 8K fits a 24 GiB card comfortably: Q8_0 is the
+    // highest-quality GGUF type in the list.
+    CHECK(row["weights"] == "Q8_0");
+    CHECK(row["verdict"] == "comfortable");
+  }
+  auto bad = nlohmann::json::parse(llmcalc::rank_json(R"({"model": "llama-3.1-8b"})"));
+  CHECK(bad["ok"] == false);
+  CHECK(bad["issues"][0]["path"] == "/model");
+}
