@@ -2,12 +2,32 @@
 #include "llmcalc/evaluation.h"
 
 #include <algorithm>
+#include <map>
+#include <string>
 
 namespace llmcalc {
 
+namespace {
+
+// Plans of catalog models depend only on (model, format, imatrix): computed once per process,
+// so moving a slider does not re-place every tensor.
+std::optional<WeightPlan> catalog_plan(const Scenario& s, const ModelSpec& model, Issues& issues) {
+  static std::map<std::string, WeightPlan> cache;
+  std::string key = s.model_id + "|" + s.weights + (s.imatrix ? "|imatrix" : "");
+  auto it = cache.find(key);
+  if (it != cache.end()) return it->second;
+  std::optional<WeightPlan> plan = plan_weights(model, s.weights, "/weights", issues, s.imatrix);
+  if (plan) cache.emplace(key, *plan);
+  return plan;
+}
+
+}  // namespace
+
 std::optional<WeightPlan> scenario_weights(const Scenario& s, const ModelSpec& model,
                                            Issues& issues) {
-  std::optional<WeightPlan> weights = plan_weights(model, s.weights, "/weights", issues, s.imatrix);
+  std::optional<WeightPlan> weights =
+      s.model_id != "custom" ? catalog_plan(s, model, issues)
+          : plan_weights(model, s.weights, "/weights", issues, s.imatrix);
   if (!weights) return std::nullopt;
   if (s.weights_bytes > 0) {
     // Exact bytes from a file header replace the computed total; the mix of types (and so the

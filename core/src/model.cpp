@@ -35,12 +35,33 @@ const char* attention_kind_name(AttentionKind kind) {
   return "full";
 }
 
+namespace {
+
+bool same_shape(const LayerSpec& a, const LayerSpec& b) {
+  const AttentionGeometry& x = a.attention;
+  const AttentionGeometry& y = b.attention;
+  return x.kind == y.kind && x.n_q_heads == y.n_q_heads && x.n_kv_heads == y.n_kv_heads &&
+         x.head_dim_k == y.head_dim_k && x.head_dim_v == y.head_dim_v &&
+         x.window_tokens == y.window_tokens && x.kv_lora_rank == y.kv_lora_rank &&
+         x.qk_rope_head_dim == y.qk_rope_head_dim && a.mlp.moe == b.mlp.moe &&
+         a.mlp.intermediate == b.mlp.intermediate && a.mlp.n_experts == b.mlp.n_experts &&
+         a.mlp.n_experts_active == b.mlp.n_experts_active &&
+         a.mlp.expert_intermediate == b.mlp.expert_intermediate &&
+         a.mlp.shared_intermediate == b.mlp.shared_intermediate;
+}
+
+}  // namespace
+
 nlohmann::json layer_summary_json(const ModelSpec& model) {
   // Consecutive identical layers are grouped so a 94-layer model stays readable.
   nlohmann::json groups = nlohmann::json::array();
-  for (std::size_t i = 0; i < model.layers.size(); ++i) {
+  for (std::size_t i = 0; i < model.layers.size();) {
     const LayerSpec& layer = model.layers[i];
+    std::size_t count = 1;
+    while (i + count < model.layers.size() && same_shape(layer, model.layers[i + count])) ++count;
     nlohmann::json entry = {
+        {"first_layer", i},
+        {"count", count},
         {"attention", attention_kind_name(layer.attention.kind)},
         {"q_heads", layer.attention.n_q_heads},
         {"kv_heads", layer.attention.n_kv_heads},
@@ -57,19 +78,8 @@ nlohmann::json layer_summary_json(const ModelSpec& model) {
       entry["kv_lora_rank"] = layer.attention.kv_lora_rank;
       entry["qk_rope_head_dim"] = layer.attention.qk_rope_head_dim;
     }
-    if (!groups.empty()) {
-      nlohmann::json& last = groups.back();
-      nlohmann::json shape = last;
-      shape.erase("first_layer");
-      shape.erase("count");
-      if (shape == entry) {
-        last["count"] = last["count"].get<int64_t>() + 1;
-        continue;
-      }
-    }
-    entry["first_layer"] = i;
-    entry["count"] = 1;
-    groups.push_back(entry);
+    groups.push_back(std::move(entry));
+    i += count;
   }
   return groups;
 }

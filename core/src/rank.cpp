@@ -52,19 +52,6 @@ nlohmann::json row_json(const Scenario& s, const ModelSpec& model, const Catalog
           {"prefill", {{"tokens_per_s", e.speed.prefill_tokens_per_s}, {"ttft_s", e.speed.ttft_s}}}};
 }
 
-// Weight plans of catalog models depend only on (model, format): kept across rank() calls, so
-// moving a slider re-ranks without re-placing every tensor.
-const WeightPlan* cached_plan(const std::string& id, const Scenario& s, const ModelSpec& model) {
-  static std::map<std::string, std::optional<WeightPlan>> cache;
-  std::string key = id + "|" + s.weights;
-  auto it = cache.find(key);
-  if (it == cache.end()) {
-    Issues issues;
-    it = cache.emplace(key, scenario_weights(s, model, issues)).first;
-  }
-  return it->second ? &*it->second : nullptr;
-}
-
 }  // namespace
 
 nlohmann::json rank_models(const nlohmann::json& request, Issues& issues) {
@@ -100,9 +87,9 @@ nlohmann::json rank_models(const nlohmann::json& request, Issues& issues) {
     for (const auto& [format, bits] : engine_formats(s.engine.engine)) {
       if (bits < min_bits) break;
       s.weights = format;
-      const WeightPlan* plan = cached_plan(entry.id, s, *spec);
-      if (!plan) continue;
-      std::optional<Evaluation> e = evaluate_plan(s, *spec, *plan, false);
+      Issues format_issues;
+      std::optional<Evaluation> e = evaluate(s, *spec, format_issues, false);
+      if (!e) continue;
       const std::string& verdict = e->memory.verdict;
       if (verdict == "comfortable") {
         chosen_format = format;
@@ -118,7 +105,9 @@ nlohmann::json rank_models(const nlohmann::json& request, Issues& issues) {
     if (chosen_format.empty()) chosen_format = fallback_format;
     if (!chosen_format.empty()) {
       s.weights = chosen_format;
-      chosen = row_json(s, *spec, entry, evaluate_plan(s, *spec, *cached_plan(entry.id, s, *spec)));
+      Issues final_issues;
+      std::optional<Evaluation> e = evaluate(s, *spec, final_issues);
+      if (e) chosen = row_json(s, *spec, entry, *e);
     }
     if (!chosen.is_null()) {
       chosen["context_tokens"] = s.context_tokens;

@@ -18,7 +18,8 @@ struct Evaluation {
   SpeedRequest speed_request;  // as used, for follow-up speeds (other batch sizes)
 };
 
-/// The weight plan of a scenario, with a file's exact bytes (weights_bytes) applied.
+/// The weight plan of a scenario, with a file's exact bytes (weights_bytes) applied. For catalog
+/// models (`model` must then be the catalog model scenario.model_id names) plans are cached.
 std::optional<WeightPlan> scenario_weights(const Scenario& scenario, const ModelSpec& model,
                                            Issues& issues);
 
