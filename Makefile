@@ -4,7 +4,7 @@ APT_PACKAGES := emscripten binaryen node-acorn nlohmann-json3-dev catch2 chromiu
 WASM_CORE := build/wasm/wasm/llmcalc_core.js
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test dist deps apt-deps npm-deps native wasm sanitize clean
+.PHONY: run test dist deps apt-deps npm-deps native wasm sanitize bench calibrate clean
 
 run: dist
 	node web/serve.mjs dist
@@ -49,6 +49,20 @@ wasm: deps
 
 sanitize: deps
 	cmake --workflow --preset sanitize
+
+# Speed and size of the calculator itself (issue #12): native Google Benchmark, then wasm under
+# node, Chromium latency and dist/ sizes.
+bench: dist
+	cmake --preset native
+	cmake --build --preset native --target llmcalc_bench
+	build/native/tests/bench/llmcalc_bench --benchmark_min_time=0.2
+	node tests/bench/bench.mjs
+
+# Refit the speed model to tests/data/speed_measurements.json and print the fit and residuals.
+calibrate: deps
+	cmake --preset native
+	cmake --build --preset native --target fit_speed
+	build/native/tests/calibration/fit_speed --write data/speed_calibration.json
 
 clean:
 	rm -rf build dist

@@ -181,9 +181,9 @@ std::string catalog_json() {
   try {
     const Catalog& catalog = Catalog::instance();
     nlohmann::json models = nlohmann::json::array();
+    // Listing only: architectures are built when a model is estimated, keeping the first call
+    // (page load) cheap.
     for (const CatalogModel& entry : catalog.models()) {
-      Issues model_issues;
-      std::optional<ModelSpec> model = build_model(entry.config(), "/model", model_issues);
       const nlohmann::json& r = entry.record;
       nlohmann::json item = {{"id", entry.id},
                              {"name", r.value("name", entry.id)},
@@ -192,11 +192,6 @@ std::string catalog_json() {
                              {"source", r.value("source", "")}};
       for (const char* key : {"ollama_tag", "gguf_repo", "license", "release_date"}) {
         item[key] = r.contains(key) ? r.at(key) : nlohmann::json(nullptr);
-      }
-      if (model) {
-        item["params_total"] = model->params.total;
-        item["params_active"] = model->params.active;
-        item["max_context_tokens"] = model->max_context_tokens;
       }
       models.push_back(item);
     }

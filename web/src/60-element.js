@@ -17,7 +17,7 @@
       this.attachShadow({ mode: 'open' });
       this.state = Object.assign({}, S.DEFAULTS);
       this.core = null;
-      this.frame = 0;
+      this.pending = false;
       this.notice = null;
       this.built = false;
     }
@@ -77,18 +77,20 @@
       this.schedule();
     }
 
-    // Batches updates to one per animation frame.
+    // Coalesces the changes of one task into a single render, run before the next paint (a
+    // microtask), so a slider move shows up in the same frame.
     schedule() {
-      if (!this.core || this.frame) return;
-      this.frame = requestAnimationFrame(() => {
-        this.frame = 0;
+      if (!this.core || this.pending) return;
+      this.pending = true;
+      Promise.resolve().then(() => {
+        this.pending = false;
         this.render();
       });
     }
 
     set(key, value, commit) {
       this.state[key] = value;
-      if (key === 'model') this.clampContext();
+
       if (this.hasAttribute('sync-hash')) {
         const hash = S.encodeHash(this.state);
         if (hash !== window.location.hash) {
@@ -100,20 +102,6 @@
       this.schedule();
     }
 
-    modelEntry() {
-      const models = this.core.catalog.models;
-      for (let i = 0; i < models.length; ++i) {
-        if (models[i].id === this.state.model) return models[i];
-      }
-      return null;
-    }
-
-    clampContext() {
-      const entry = this.modelEntry();
-      if (entry && entry.max_context_tokens && this.state.ctx > entry.max_context_tokens) {
-        this.state.ctx = entry.max_context_tokens;
-      }
-    }
 
     t(key) {
       return LlmCalc.i18n.translator(this.lang)(key);
@@ -313,9 +301,11 @@
       // Control values.
       ['model', 'weights', 'kv', 'engine', 'hw'].forEach((key) => { ui[key].value = String(this.state[key]); });
       ['prompt', 'batch', 'n'].forEach((key) => { ui[key].value = String(this.state[key]); });
-      const entry = this.modelEntry();
-      const maxCtx = (envelope.ok && envelope.result.model.max_context_tokens) ||
-                     (entry && entry.max_context_tokens) || 131072;
+      const maxCtx = (envelope.ok && envelope.result.model.max_context_tokens) || 131072;
+      if (envelope.ok && this.state.ctx > maxCtx && !this.custom) {
+        this.set('ctx', maxCtx, false);  // a newly picked model with a shorter native window
+        return;
+      }
       this.ctxStops = LlmCalc.contextScale.contextStops(maxCtx);
       ui.ctx.max = String(this.ctxStops.length - 1);
       ui.ctx.value = String(LlmCalc.contextScale.nearestStop(this.ctxStops, this.state.ctx));

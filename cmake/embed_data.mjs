@@ -1,0 +1,54 @@
+// Writes a C++ source holding every JSON file under data/ as a string literal, minified and
+// without the human-only keys (notes, copies of sources, provenance), so the module carries its
+// facts compactly and never fetches them (DESIGN.md principle 3).
+// Usage: node cmake/embed_data.mjs <data dir> <output .cpp>
+import { readFileSync, readdirSync, statSync, writeFileSync, existsSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+const [dataDir, output] = process.argv.slice(2);
+const HUMAN_ONLY = new Set(['notes', 'note', 'source_copy', 'source_copy_others', 'sources_other',
+  'provenance', 'memory_note', 'bandwidth_source', 'memory_assumed', 'region_note', 'listed_until',
+  'billing_source', 'what', 'rounded', 'rounded_source', 'by_dtype', 'layout', 'description']);
+
+function strip(value, depth) {
+  if (Array.isArray(value)) return value.map((v) => strip(v, depth + 1));
+  if (value && typeof value === 'object') {
+    const out = {};
+    for (const [key, v] of Object.entries(value)) {
+      // Model configs stay verbatim; only record-level annotations are dropped.
+      if (key === 'config') { out[key] = v; continue; }
+      if (HUMAN_ONLY.has(key)) continue;
+      out[key] = strip(v, depth + 1);
+    }
+    return out;
+  }
+  return value;
+}
+
+function walk(dir) {
+  return readdirSync(dir).sort().flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? walk(path) : name.endsWith('.json') ? [path] : [];
+  });
+}
+
+const entries = walk(dataDir).map((path) => {
+  const text = JSON.stringify(strip(JSON.parse(readFileSync(path, 'utf8')), 0));
+  if (text.includes(')llmcalc_json"')) throw new Error(`${path} contains the raw-string delimiter`);
+  return `      {"${relative(dataDir, path)}", R"llmcalc_json(${text})llmcalc_json"},`;
+});
+const body = `// Generated from data/ by cmake/embed_data.mjs; do not edit.
+#include "llmcalc/embedded_data.h"
+
+namespace llmcalc {
+
+const std::vector<EmbeddedFile>& embedded_data_files() {
+  static const std::vector<EmbeddedFile> files = {
+${entries.join('\n')}
+  };
+  return files;
+}
+
+}  // namespace llmcalc
+`;
+if (!existsSync(output) || readFileSync(output, 'utf8') !== body) writeFileSync(output, body);
