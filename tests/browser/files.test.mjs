@@ -102,3 +102,18 @@ test('a broken GGUF is reported in words, not as a crash', async () => {
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('the splits of one GGUF model are read together and their tensor bytes summed', async () => {
+  const { context, page, errors } = await openPage(browser);
+  await page.goto(`${base}/index.html`);
+  await page.locator('llm-calc [data-testid="kv"]').waitFor();
+  // Two copies of the tiny file stand for two splits (split.* keys absent: counted as given).
+  await page.locator('llm-calc #f-file').setInputFiles([
+    { name: 'm-00001-of-00002.gguf', mimeType: 'application/octet-stream', buffer: tinyGguf('a') },
+    { name: 'm-00002-of-00002.gguf', mimeType: 'application/octet-stream', buffer: tinyGguf('a') },
+  ]);
+  await page.waitForFunction(() => document.querySelector('llm-calc').shadowRoot
+    .querySelector('#file-status').textContent.includes('2 splits, 546048 bytes'));
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -104,3 +104,15 @@ test('the rank view sorts and its rows open the calculator for that model', asyn
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('script payloads in the URL hash are rejected and never run', async () => {
+  const { context, page, errors } = await openPage(browser);
+  const payload = encodeURIComponent('<img src=x onerror="window.__pwned=1">');
+  await page.goto(`${base}/index.html#v=1&model=${payload}&hw=%3Cscript%3Ewindow.__pwned%3D1%3C%2Fscript%3E&ctx=1e999`);
+  await page.locator('llm-calc .notice:not([hidden])').waitFor();
+  assert.equal(await page.locator('llm-calc #f-model').inputValue(), 'llama-3.1-8b');
+  assert.equal(await page.evaluate(() => window.__pwned), undefined);
+  assert.equal(await page.locator('llm-calc img, llm-calc script').count(), 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

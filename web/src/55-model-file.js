@@ -53,6 +53,8 @@
         weights: result.file_type_name || 'Q4_K_M',
         weights_bytes: result.tensor_data_bytes,
         label: result.name || file.name,
+        split_no: result.split ? Number(result.split.no) : 0,
+        split_count: result.split ? Number(result.split.count) : 1,
         summary: 'GGUF ' + (result.file_type_name || '') + ': ' + result.tensor_count + ' tensors, ' +
                  result.tensor_data_bytes + ' bytes of tensor data' +
                  (result.split ? ' (split ' + (Number(result.split.no) + 1) + ' of ' + result.split.count + ')' : ''),
@@ -76,5 +78,30 @@
     });
   }
 
+  // Several .gguf files of one split model (model-00001-of-00003.gguf ...): every header is read
+  // and the tensor bytes summed; the architecture comes from the first split.
+  function readModelFiles(core, files, progress) {
+    const list = Array.prototype.slice.call(files);
+    if (list.length === 1) return readModelFile(core, list[0], progress);
+    if (!list.every((file) => file.name.toLowerCase().endsWith('.gguf'))) {
+      return Promise.reject(new Error('Several files can only be the splits of one GGUF model.'));
+    }
+    return list.reduce((chain, file) => chain.then((parts) =>
+      readGguf(core, file, progress, FIRST_SLICE).then((part) => parts.concat([part]))), Promise.resolve([]))
+      .then((parts) => {
+        const first = parts.find((part) => part.split_no === 0) || parts[0];
+        const total = parts.reduce((sum, part) => sum + part.weights_bytes, 0);
+        const expected = first.split_count > 1 ? first.split_count : parts.length;
+        if (parts.length !== expected) {
+          throw new Error('This model has ' + expected + ' splits; ' + parts.length + ' were given.');
+        }
+        return Object.assign({}, first, {
+          weights_bytes: total,
+          summary: 'GGUF ' + (first.weights || '') + ': ' + parts.length + ' splits, ' + total + ' bytes of tensor data',
+        });
+      });
+  }
+
   LlmCalc.readModelFile = readModelFile;
+  LlmCalc.readModelFiles = readModelFiles;
 })(window.LlmCalc);

@@ -194,12 +194,11 @@
       ui.status = el('span', { class: 'status', role: 'status', 'aria-live': 'polite' });
 
       // "My model": a config.json, .gguf or .safetensors read in the browser.
-      const fileInput = el('input', { id: 'f-file', type: 'file', accept: '.json,.gguf,.safetensors' });
+      const fileInput = el('input', { id: 'f-file', type: 'file', accept: '.json,.gguf,.safetensors', multiple: true });
       ui.fileStatus = el('output', { id: 'file-status', for: 'f-file', class: 'hint' });
       fileInput.addEventListener('change', () => {
-        const file = fileInput.files && fileInput.files[0];
-        if (!file) return;
-        LlmCalc.readModelFile(this.core, file, (text) => { ui.fileStatus.textContent = text; })
+        if (!fileInput.files || !fileInput.files.length) return;
+        LlmCalc.readModelFiles(this.core, fileInput.files, (text) => { ui.fileStatus.textContent = text; })
           .then((custom) => {
             ui.fileStatus.textContent = custom.summary;
             if (custom.model) {
