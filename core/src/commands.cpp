@@ -79,8 +79,9 @@ nlohmann::json launch_commands(const Scenario& s) {
     }
     flags.push_back({"-c", std::to_string(s.context_tokens * s.batch)});
     flags.push_back({"-np", seqs});
-    // Every repeating layer plus the output layer on the GPU(s): nothing offloaded.
-    flags.push_back({"-ngl", std::to_string(s.model.n_layers + 1)});
+    // -ngl counts the repeating layers plus the output layer; all of them unless offloading.
+    flags.push_back({"-ngl", std::to_string(s.gpu_layers < 0 ? s.model.n_layers + 1 : s.gpu_layers)});
+    if (s.cpu_moe_layers > 0) flags.push_back({"--n-cpu-moe", std::to_string(s.cpu_moe_layers)});
     flags.push_back({"-fa", s.engine.flash_attention ? "on" : "off"});
     flags.push_back({"-ub", std::to_string(s.engine.ubatch_tokens)});
     if (s.kv_type.name != "f16") {
@@ -90,8 +91,11 @@ nlohmann::json launch_commands(const Scenario& s) {
       if (s.kv_type.name == "fp8") notes += " llama.cpp has no fp8 KV cache; q8_0 is the closest.";
     }
     if (s.devices > 1) {
-      std::string split = "1";
-      for (int64_t i = 1; i < s.devices; ++i) split += ",1";
+      std::string split;
+      for (int64_t i = 0; i < s.devices; ++i) {
+        if (i > 0) split += ",";
+        split += s.tensor_split.empty() ? "1" : number(s.tensor_split[static_cast<std::size_t>(i)]);
+      }
       flags.push_back({"-ts", split});
     }
     flags.push_back({"--port", port});

@@ -57,6 +57,10 @@ Evaluation evaluate_plan(const Scenario& s, const ModelSpec& model, const Weight
   memory_request.kv_type = s.kv_type;
   memory_request.engine = s.engine;
   memory_request.find_max_context = find_max_context;
+  memory_request.gpu_layers = s.gpu_layers;
+  memory_request.cpu_moe_layers = s.cpu_moe_layers;
+  memory_request.tensor_split = s.tensor_split;
+  memory_request.system_memory_bytes = s.system_memory_bytes;
   out.memory = estimate_memory(model, out.weights, s.hardware, memory_request);
 
   SpeedRequest& speed_request = out.speed_request;
@@ -70,6 +74,8 @@ Evaluation evaluate_plan(const Scenario& s, const ModelSpec& model, const Weight
   speed_request.flash_attention = s.engine.flash_attention;
   speed_request.kv_type = s.kv_type;
   speed_request.assumptions = s.speed;
+  speed_request.offloaded_read_bytes_per_token = out.memory.offloaded_read_bytes_per_token;
+  speed_request.system_memory_bandwidth_bytes_per_s = s.system_memory_bandwidth_bytes_per_s;
   out.speed = estimate_speed(model, out.weights, s.hardware, speed_request);
   return out;
 }

@@ -36,7 +36,9 @@ KvBreakdown kv_cache_bytes(const ModelSpec& model, const KvType& type, const KvR
   int64_t tokens = request.context_tokens * request.sequences;
   int64_t cells = request.llama_cpp_layout ? pad_up(tokens, kLlamaCppKvPadding) : tokens;
   out.cells = cells;
+  out.per_layer_bytes.reserve(model.layers.size());
   for (const LayerSpec& layer : model.layers) {
+    int64_t before = out.full_attention_bytes + out.windowed_bytes + out.latent_bytes + out.state_bytes;
     const AttentionGeometry& a = layer.attention;
     int64_t per_token = row_bytes(type, a.n_kv_heads * a.head_dim_k) +
                         row_bytes(type, a.n_kv_heads * a.head_dim_v);
@@ -78,6 +80,8 @@ KvBreakdown kv_cache_bytes(const ModelSpec& model, const KvType& type, const KvR
         break;
       case AttentionKind::none: break;
     }
+    out.per_layer_bytes.push_back(out.full_attention_bytes + out.windowed_bytes + out.latent_bytes +
+                                  out.state_bytes - before);
   }
   out.total_bytes = out.full_attention_bytes + out.windowed_bytes + out.latent_bytes + out.state_bytes;
   return out;

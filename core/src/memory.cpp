@@ -64,10 +64,116 @@ struct Totals {
   int64_t compute = 0;   // compute buffers / activation peak, all devices
   int64_t runtime = 0;   // non-torch memory and CUDA graphs, all devices
   int64_t total = 0;
+  std::vector<DeviceMemory> devices;
+  DeviceMemory host;
+  bool fits = true;      // every device and the host within its usable memory
+  double worst_ratio = 0;  // largest total / usable over devices and host
 };
 
-Totals totals_at(const ModelSpec& model, int64_t weights, const MemoryRequest& request,
-                 int64_t context_tokens) {
+// Weight bytes per decoder layer (experts separately), the output layer and token_embd, from
+// the weight plan: how llama.cpp's -ngl / --n-cpu-moe / --tensor-split move memory around.
+struct LayerWeights {
+  std::vector<int64_t> dense;    // per layer, everything but routed experts
+  std::vector<int64_t> experts;  // per layer, routed experts
+  int64_t output = 0;            // output.weight, output_norm and other model-level tensors
+  int64_t token_embd = 0;        // always in host memory with llama.cpp (its input layer)
+};
+
+LayerWeights layer_weights(const ModelSpec& model, const WeightPlan& plan) {
+  LayerWeights w;
+  w.dense.assign(static_cast<std::size_t>(model.n_layers), 0);
+  w.experts.assign(static_cast<std::size_t>(model.n_layers), 0);
+  for (const TensorPlacement& p : plan.tensors) {
+    const TensorSpec& t = model.tensors[p.tensor_index];
+    if (t.part != ModelPart::text) {
+      w.output += p.bytes;  // vision / MTP parts travel with the output layer
+    } else if (t.role == TensorRole::token_embd) {
+      w.token_embd += p.bytes;
+    } else if (t.layer < 0 || t.layer >= model.n_layers) {
+      w.output += p.bytes;
+    } else if (t.ne2 > 1) {
+      w.experts[static_cast<std::size_t>(t.layer)] += p.bytes;
+    } else {
+      w.dense[static_cast<std::size_t>(t.layer)] += p.bytes;
+    }
+  }
+  return w;
+}
+
+// Places layers, experts and KV on the devices and the host as llama.cpp does, and checks each
+// against its usable memory.
+void place_llama_cpp(const ModelSpec& model, const LayerWeights& w, const Hardware& hardware,
+                     const MemoryRequest& request, int64_t compute_per_device, Totals& t) {
+  const EngineSettings& engine = request.engine;
+  int64_t n = model.n_layers;
+  int64_t devices = std::max<int64_t>(1, request.devices);
+  int64_t gpu_layers = request.gpu_layers < 0 ? n + 1 : std::min(request.gpu_layers, n + 1);
+  int64_t first_gpu_layer = n - std::min(gpu_layers, n);
+  bool output_on_gpu = gpu_layers > n;
+  // Layers per device in proportion to --tensor-split (llama.cpp splits by layer count).
+  std::vector<double> split(static_cast<std::size_t>(devices), 1.0);
+  if (static_cast<int64_t>(request.tensor_split.size()) == devices) split = request.tensor_split;
+  double split_sum = 0;
+  for (double v : split) split_sum += v;
+  t.devices.assign(static_cast<std::size_t>(devices), DeviceMemory{});
+  t.host = DeviceMemory{};
+  t.host.weights_bytes = w.token_embd;
+  int64_t on_gpu = n - first_gpu_layer;
+  for (int64_t i = 0; i < n; ++i) {
+    auto index = static_cast<std::size_t>(i);
+    int64_t kv = t.kv.per_layer_bytes.empty() ? 0 : t.kv.per_layer_bytes[index];
+    bool cpu_experts = i < request.cpu_moe_layers;
+    if (i < first_gpu_layer) {
+      t.host.weights_bytes += w.dense[index] + w.experts[index];
+      t.host.kv_cache_bytes += kv;
+      ++t.host.layers;
+      continue;
+    }
+    double position = static_cast<double>(i - first_gpu_layer) / static_cast<double>(std::max<int64_t>(1, on_gpu));
+    std::size_t d = 0;
+    double acc = split[0] / split_sum;
+    while (position >= acc && d + 1 < split.size()) acc += split[++d] / split_sum;
+    DeviceMemory& device = t.devices[d];
+    device.weights_bytes += w.dense[index] + (cpu_experts ? 0 : w.experts[index]);
+    if (cpu_experts) t.host.weights_bytes += w.experts[index];
+    device.kv_cache_bytes += kv;
+    ++device.layers;
+  }
+  if (output_on_gpu) {
+    t.devices.back().weights_bytes += w.output;
+  } else {
+    t.host.weights_bytes += w.output;
+  }
+  int64_t usable = usable_memory_bytes(hardware, engine);
+  bool shared_memory = hardware.kind != "discrete";  // unified / CPU: one pool for all of it
+  for (DeviceMemory& device : t.devices) {
+    device.compute_bytes = device.layers > 0 || &device == &t.devices.back() ? compute_per_device : 0;
+    device.total_bytes = device.weights_bytes + device.kv_cache_bytes + device.compute_bytes;
+    device.usable_bytes = usable;
+  }
+  t.host.total_bytes = t.host.weights_bytes + t.host.kv_cache_bytes;
+  if (shared_memory) {
+    // One pool: the "host" share lands in the same memory as the device's.
+    t.devices.front().total_bytes += t.host.total_bytes;
+    t.host.usable_bytes = 0;
+  } else {
+    t.host.usable_bytes = std::max<int64_t>(0, request.system_memory_bytes - kOsShareBytes);
+  }
+  t.fits = true;
+  t.worst_ratio = 0;
+  for (const DeviceMemory& device : t.devices) {
+    t.worst_ratio = std::max(t.worst_ratio, static_cast<double>(device.total_bytes) /
+                                                static_cast<double>(std::max<int64_t>(1, device.usable_bytes)));
+  }
+  if (!shared_memory && t.host.total_bytes > 0) {
+    t.worst_ratio = std::max(t.worst_ratio, static_cast<double>(t.host.total_bytes) /
+                                                static_cast<double>(std::max<int64_t>(1, t.host.usable_bytes)));
+  }
+  t.fits = t.worst_ratio <= 1.0;
+}
+
+Totals totals_at(const ModelSpec& model, const LayerWeights& layer_bytes, const Hardware& hardware,
+                 int64_t weights, const MemoryRequest& request, int64_t context_tokens) {
   const EngineSettings& engine = request.engine;
   Totals t;
   KvRequest kv_request;
@@ -81,10 +187,13 @@ Totals totals_at(const ModelSpec& model, int64_t weights, const MemoryRequest& r
   }
   t.kv = kv_cache_bytes(model, request.kv_type, kv_request);
   if (is_llama_cpp_family(engine.engine)) {
-    t.compute = llama_cpp_compute_buffer(model, t.kv.cells, engine.ubatch_tokens,
-                                         engine.flash_attention) *
-                    request.devices +
-                request.sequences * model.vocab_size * 4;
+    int64_t per_device = llama_cpp_compute_buffer(model, t.kv.cells, engine.ubatch_tokens,
+                                                  engine.flash_attention) +
+                         request.sequences * model.vocab_size * 4 / request.devices;
+    t.compute = per_device * request.devices;
+    t.total = weights + t.kv.total_bytes + t.compute;
+    place_llama_cpp(model, layer_bytes, hardware, request, per_device, t);
+    return t;
   } else if (is_paged_server(engine.engine)) {
     t.compute = server_activation_peak(model, engine.max_num_batched_tokens, request.devices) *
                 request.devices;
@@ -94,6 +203,20 @@ Totals totals_at(const ModelSpec& model, int64_t weights, const MemoryRequest& r
                 request.devices;
   }
   t.total = weights + t.kv.total_bytes + t.compute + t.runtime;
+  // Engines that shard evenly (tensor parallel): one equal share per device.
+  int64_t devices = std::max<int64_t>(1, request.devices);
+  int64_t usable = usable_memory_bytes(hardware, engine);
+  DeviceMemory share;
+  share.weights_bytes = weights / devices;
+  share.kv_cache_bytes = t.kv.total_bytes / devices;
+  share.compute_bytes = (t.compute + t.runtime) / devices;
+  share.total_bytes = t.total / devices;
+  share.usable_bytes = usable;
+  share.layers = model.n_layers;
+  t.devices.assign(static_cast<std::size_t>(devices), share);
+  t.host = DeviceMemory{};
+  t.worst_ratio = static_cast<double>(share.total_bytes) / static_cast<double>(std::max<int64_t>(1, usable));
+  t.fits = t.worst_ratio <= 1.0;
   return t;
 }
 
@@ -122,37 +245,65 @@ MemoryEstimate estimate_memory(const ModelSpec& model, const WeightPlan& weights
   MemoryEstimate out;
   const EngineSettings& engine = request.engine;
   out.weights_bytes = weights.total_bytes;
-  Totals t = totals_at(model, out.weights_bytes, request, request.context_tokens);
+  LayerWeights layer_bytes = layer_weights(model, weights);
+  auto at = [&](int64_t context) {
+    return totals_at(model, layer_bytes, hardware, out.weights_bytes, request, context);
+  };
+  Totals t = at(request.context_tokens);
   out.kv = t.kv;
   out.kv_cache_bytes = t.kv.total_bytes;
   out.compute_buffer_bytes = t.compute;
   out.overhead_bytes = t.compute + t.runtime;
   out.total_bytes = t.total;
+  out.per_device = t.devices;
+  out.host = t.host;
+  // total / usable describe the device memory; what sits in system RAM is reported as host.
+  out.total_bytes = 0;
+  for (const DeviceMemory& device : t.devices) out.total_bytes += device.total_bytes;
   out.usable_bytes = usable_memory_bytes(hardware, engine) * request.devices;
   out.headroom_bytes = out.usable_bytes - out.total_bytes;
-  double used = static_cast<double>(out.total_bytes);
-  double usable = static_cast<double>(out.usable_bytes);
-  out.verdict = used <= engine.comfortable_fraction * usable ? "comfortable"
-                : used <= usable                            ? "tight"
-                                                            : "oom";
+  // The verdict is the tightest place: any device, or the system RAM holding offloaded parts.
+  out.verdict = t.worst_ratio <= engine.comfortable_fraction ? "comfortable"
+                : t.worst_ratio <= 1.0                       ? "tight"
+                                                             : "oom";
+  // Bytes a decode step reads from system RAM: offloaded dense layers and KV, the routed experts
+  // a token selects among offloaded ones (token_embd is a one-row lookup).
+  if (t.host.total_bytes > 0 && hardware.kind == "discrete") {
+    double active_share = weights.expert_bytes > 0 ? static_cast<double>(weights.active_expert_bytes) /
+                                                         static_cast<double>(weights.expert_bytes)
+                                                   : 0.0;
+    int64_t gpu_layers = request.gpu_layers < 0 ? model.n_layers + 1 : request.gpu_layers;
+    int64_t first_gpu_layer = model.n_layers - std::min(gpu_layers, model.n_layers);
+    double read = static_cast<double>(t.host.kv_cache_bytes);
+    for (int64_t i = 0; i < model.n_layers; ++i) {
+      auto index = static_cast<std::size_t>(i);
+      bool host_layer = i < first_gpu_layer;
+      if (host_layer) read += static_cast<double>(layer_bytes.dense[index]);
+      if (host_layer || i < request.cpu_moe_layers) {
+        read += active_share * static_cast<double>(layer_bytes.experts[index]);
+      }
+    }
+    if (gpu_layers <= model.n_layers) read += static_cast<double>(layer_bytes.output);
+    out.offloaded_read_bytes_per_token = static_cast<int64_t>(read);
+  }
 
   // Largest per-sequence context that fits: totals grow monotonically with context.
   int64_t low = 0;
   int64_t high = model.max_context_tokens;
   if (!request.find_max_context) {
     low = -1;
-  } else if (totals_at(model, out.weights_bytes, request, high).total <= out.usable_bytes) {
+  } else if (at(high).fits) {
     low = high;
   } else {
     while (high - low > 1) {
       int64_t mid = low + (high - low) / 2;
-      if (totals_at(model, out.weights_bytes, request, mid).total <= out.usable_bytes) {
+      if (at(mid).fits) {
         low = mid;
       } else {
         high = mid;
       }
     }
-    if (low > 0 && totals_at(model, out.weights_bytes, request, low).total > out.usable_bytes) low = 0;
+    if (low > 0 && !at(low).fits) low = 0;
   }
   out.max_context_tokens = low;
 
@@ -207,6 +358,15 @@ nlohmann::json memory_json(const MemoryEstimate& m) {
                     {"bytes_per_token", m.kv.bytes_per_token},
                     {"cells", m.kv.cells}}},
       {"math", math}};
+  auto device_json = [](const DeviceMemory& d) {
+    return nlohmann::json{{"weights_bytes", d.weights_bytes}, {"kv_cache_bytes", d.kv_cache_bytes},
+                          {"compute_bytes", d.compute_bytes}, {"total_bytes", d.total_bytes},
+                          {"usable_bytes", d.usable_bytes}, {"layers", d.layers}};
+  };
+  out["per_device"] = nlohmann::json::array();
+  for (const DeviceMemory& d : m.per_device) out["per_device"].push_back(device_json(d));
+  out["host"] = device_json(m.host);
+  out["offloaded_read_bytes_per_token"] = m.offloaded_read_bytes_per_token;
   if (m.kv_capacity_tokens >= 0) {
     out["kv_pool_bytes"] = m.kv_pool_bytes;
     out["kv_capacity_tokens"] = m.kv_capacity_tokens;

@@ -52,6 +52,35 @@ nlohmann::json row_json(const Scenario& s, const ModelSpec& model, const Catalog
           {"prefill", {{"tokens_per_s", e.speed.prefill_tokens_per_s}, {"ttft_s", e.speed.ttft_s}}}};
 }
 
+// For a model that does not fit on the devices, the llama.cpp placement that would: all routed
+// experts in system RAM (--n-cpu-moe) for MoE models, else the most layers on the GPU (-ngl).
+nlohmann::json offload_option(Scenario& s, const ModelSpec& model) {
+  if (s.engine.engine != "llama.cpp" && s.engine.engine != "ollama") return nullptr;
+  auto fits = [&]() {
+    Issues issues;
+    std::optional<Evaluation> e = evaluate(s, model, issues, false);
+    return e && e->memory.verdict != "oom";
+  };
+  if (model.params.experts_routed > 0) {
+    s.cpu_moe_layers = model.n_layers;
+    if (fits()) return {{"cpu_moe_layers", model.n_layers}};
+    s.cpu_moe_layers = 0;
+  }
+  int64_t low = 0;
+  int64_t high = model.n_layers;
+  while (high - low > 1) {
+    s.gpu_layers = low + (high - low) / 2;
+    if (fits()) {
+      low = s.gpu_layers;
+    } else {
+      high = s.gpu_layers;
+    }
+  }
+  s.gpu_layers = low;
+  if (low > 0 && fits()) return {{"gpu_layers", low}};
+  return nullptr;
+}
+
 }  // namespace
 
 nlohmann::json rank_models(const nlohmann::json& request, Issues& issues) {
@@ -111,6 +140,9 @@ nlohmann::json rank_models(const nlohmann::json& request, Issues& issues) {
     }
     if (!chosen.is_null()) {
       chosen["context_tokens"] = s.context_tokens;
+      chosen["offload"] = chosen["verdict"] == "oom" ? offload_option(s, *spec) : nlohmann::json(nullptr);
+      s.cpu_moe_layers = 0;
+      s.gpu_layers = -1;
       rows.push_back(std::move(chosen));
     }
   }

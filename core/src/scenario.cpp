@@ -86,6 +86,28 @@ std::optional<Scenario> resolve_scenario(const nlohmann::json& request, Issues& 
   s.batch = reader.integer("batch", 1, kMaxBatch, 1).value_or(1);
   s.devices = reader.integer("devices", 1, kMaxDevices, 1).value_or(1);
   s.port = reader.integer("port", 1, 65535, 8080).value_or(8080);
+  s.gpu_layers = reader.integer("gpu_layers", -1, kMaxLayers + 1, -1).value_or(-1);
+  s.cpu_moe_layers = reader.integer("cpu_moe_layers", 0, kMaxLayers, 0).value_or(0);
+  s.system_memory_bytes = static_cast<int64_t>(
+      reader.number("system_memory_bytes", 0, 1e15, static_cast<double>(s.system_memory_bytes))
+          .value_or(static_cast<double>(s.system_memory_bytes)));
+  s.system_memory_bandwidth_bytes_per_s =
+      reader.number("system_memory_bandwidth_bytes_per_s", 1e8, 1e13, s.system_memory_bandwidth_bytes_per_s)
+          .value_or(s.system_memory_bandwidth_bytes_per_s);
+  if (auto split = request.find("tensor_split"); split != request.end() && !split->is_null()) {
+    bool valid = split->is_array() && !split->empty() && split->size() <= static_cast<std::size_t>(kMaxDevices);
+    for (const auto& value : valid ? *split : nlohmann::json::array()) {
+      valid = valid && value.is_number() && value.get<double>() >= 0 && value.get<double>() < 1e6;
+      if (valid) s.tensor_split.push_back(value.get<double>());
+    }
+    double sum = 0;
+    for (double v : s.tensor_split) sum += v;
+    if (!valid || sum <= 0) {
+      issues.error("bad_tensor_split", "/tensor_split",
+                   "tensor_split must list one non-negative share per device, not all zero.");
+      s.tensor_split.clear();
+    }
+  }
   s.engine.engine = reader.string("engine", 16, std::string("llama.cpp")).value_or("llama.cpp");
   if (!kEngines.count(s.engine.engine)) {
     issues.error("unknown_engine", "/engine",
@@ -119,6 +141,10 @@ std::optional<Scenario> resolve_scenario(const nlohmann::json& request, Issues& 
   }
   if (issues.has_errors() || !model_ok || !hardware) return std::nullopt;
 
+  if (!s.tensor_split.empty() && static_cast<int64_t>(s.tensor_split.size()) != s.devices) {
+    issues.error("bad_tensor_split", "/tensor_split", "tensor_split needs one share per device.");
+    return std::nullopt;
+  }
   if (s.context_tokens > s.model.max_context_tokens) {
     issues.warning("context_above_native", "/context_tokens",
                    "Context is above the model's native maximum of " +
@@ -145,6 +171,10 @@ nlohmann::json scenario_json(const Scenario& s) {
           {"hardware", s.hardware.id},
           {"devices", s.devices},
           {"port", s.port},
+          {"gpu_layers", s.gpu_layers},
+          {"cpu_moe_layers", s.cpu_moe_layers},
+          {"tensor_split", s.tensor_split},
+          {"system_memory_bytes", s.system_memory_bytes},
           {"flash_attention", s.engine.flash_attention},
           {"ubatch", s.engine.ubatch_tokens},
           {"gpu_memory_utilization", s.engine.gpu_memory_utilization},

@@ -124,7 +124,15 @@ SpeedEstimate estimate_speed(const ModelSpec& model, const WeightPlan& weights,
   double prefill_parallel =
       request.tensor_parallel ? devices : chunks * devices / (chunks + devices - 1.0);
   double prefill_compute = matmul_peak * matmul_efficiency * prefill_parallel;
-  double memory_time = (weight_bytes + kv_bytes) / bandwidth;
+  // Offloaded parts stream from system RAM after the device's share (llama.cpp runs them on the
+  // CPU, layer by layer).
+  double offloaded = static_cast<double>(request.offloaded_read_bytes_per_token) * batch;
+  double host_time = 0;
+  if (offloaded > 0) {
+    double cpu_efficiency = default_speed_assumptions("cpu", "llama.cpp").bandwidth_efficiency;
+    host_time = offloaded / (request.system_memory_bandwidth_bytes_per_s * cpu_efficiency);
+  }
+  double memory_time = std::max(0.0, weight_bytes + kv_bytes - offloaded) / bandwidth + host_time;
   double compute_time = compute > 0 ? out.flops_per_token * batch / compute : 0.0;
   // Tensor parallel: two all-reduces of the hidden state per layer (Megatron-LM, Shoeybi 2019).
   double comm_time = 0;

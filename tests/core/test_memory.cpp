@@ -140,3 +140,62 @@ TEST_CASE("Verdict thresholds and the largest context that fits", "[memory][verd
   CHECK(run(max_context)["result"]["memory"]["verdict"] != "oom");
   CHECK(run(max_context + 256)["result"]["memory"]["verdict"] == "oom");
 }
+
+TEST_CASE("llama.cpp placement matches published model-buffer lines", "[memory][placement][published]") {
+  // Llama 3.1 8B Q4_0 on Vulkan, all layers offloaded: "Vulkan0 model buffer size = 4155.99 MiB",
+  // "CPU_Mapped model buffer size = 281.81 MiB" (token_embd stays in host memory:
+  // 128,256 x 4,096 x 18 / 32 bytes = 295,501,824 B = 281.81 MiB).
+  auto llama = llmcalc_test::estimate({{"model", "llama-3.1-8b"}, {"weights", "Q4_0"}, {"hardware", "rtx-4090"}});
+  REQUIRE(llama["ok"] == true);
+  const auto& m = llama["result"]["memory"];
+  CHECK(m["host"]["weights_bytes"] == 295501824);
+  CHECK(m["per_device"][0]["weights_bytes"].get<double>() / kMiB == Approx(4155.99).epsilon(0.01));
+
+  // Qwen3-30B-A3B Q4_K_M on two GPUs with every expert tensor kept in RAM (-ot exps=CPU, the
+  // same as --n-cpu-moe 48): "CPU_Mapped model buffer size = 17447.91 MiB",
+  // "CUDA0 ... 135.76 MiB", "CUDA1 ... 648.66 MiB".
+  auto qwen = llmcalc_test::estimate({{"model", "qwen3-30b-a3b"}, {"weights", "Q4_K_M"},
+                                      {"hardware", "rtx-3090"}, {"devices", 2}, {"cpu_moe_layers", 48}});
+  REQUIRE(qwen["ok"] == true);
+  const auto& q = qwen["result"]["memory"];
+  double on_gpus = q["per_device"][0]["weights_bytes"].get<double>() + q["per_device"][1]["weights_bytes"].get<double>();
+  CHECK(on_gpus / kMiB == Approx(135.76 + 648.66).epsilon(0.02));
+  // With mmap, CPU_Mapped spans the file range from the first to the last CPU tensor, so it also
+  // counts GPU tensors lying in between: CPU_Mapped - (GPU buffers) <= host tensors <= CPU_Mapped.
+  double host = q["host"]["weights_bytes"].get<double>() / kMiB;
+  CHECK(host <= 17447.91);
+  CHECK(host >= 17447.91 - (135.76 + 648.66));
+}
+
+TEST_CASE("-ngl, --tensor-split and offload speed by hand", "[memory][placement]") {
+  auto base = nlohmann::json{{"model", "llama-3.1-8b"}, {"weights", "Q8_0"}, {"hardware", "rtx-3090"}};
+  // -ngl 16 of 32 layers: the first 16 layers and the output layer stay in RAM.
+  auto half = base;
+  half["gpu_layers"] = 16;
+  auto offloaded = llmcalc_test::estimate(half);
+  REQUIRE(offloaded["ok"] == true);
+  const auto& m = offloaded["result"]["memory"];
+  CHECK(m["per_device"][0]["layers"] == 16);
+  CHECK(m["host"]["layers"] == 16);
+  // Q8_0 layer: (4096x4096x2 + 4096x1024x2 + 3x4096x14336) x 34/32 + 2 x 4096 x 4 (norms)
+  // = 218,103,808 x 34/32 + 32,768 = 231,768,064 bytes; 16 layers on the GPU.
+  CHECK(m["per_device"][0]["weights_bytes"] == 16LL * 231768064);
+  // Host: 16 layers + token_embd + output (each 128,256 x 4,096 x 34/32 = 558,170,112) + norm.
+  CHECK(m["host"]["weights_bytes"] == 16LL * 231768064 + 2LL * 558170112 + 4096 * 4);
+  // Reading half the layers from RAM makes decoding slower than with everything on the GPU.
+  auto full = llmcalc_test::estimate(base);
+  CHECK(offloaded["result"]["decode"]["tokens_per_s"].get<double>() <
+        full["result"]["decode"]["tokens_per_s"].get<double>() / 2);
+
+  // --tensor-split 3,1 over two devices: 24 and 8 of the 32 layers; the output layer on the last.
+  auto split = base;
+  split["devices"] = 2;
+  split["tensor_split"] = {3, 1};
+  auto two = llmcalc_test::estimate(split);
+  REQUIRE(two["ok"] == true);
+  CHECK(two["result"]["memory"]["per_device"][0]["layers"] == 24);
+  CHECK(two["result"]["memory"]["per_device"][1]["layers"] == 8);
+  auto bad = split;
+  bad["tensor_split"] = {1};
+  CHECK(llmcalc_test::estimate(bad)["issues"][0]["path"] == "/tensor_split");
+}

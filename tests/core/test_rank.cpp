@@ -48,3 +48,22 @@ TEST_CASE("rank picks the best format that fits comfortably", "[rank]") {
   CHECK(bad["ok"] == false);
   CHECK(bad["issues"][0]["path"] == "/model");
 }
+
+TEST_CASE("Models that do not fit get an offload option that does", "[rank][offload]") {
+  auto ranked = nlohmann::json::parse(
+      llmcalc::rank_json(nlohmann::json({{"hardware", "rtx-3070"}, {"context_tokens", 4096}}).dump()));
+  REQUIRE(ranked["ok"] == true);
+  int checked = 0;
+  for (const auto& row : ranked["result"]["rows"]) {
+    if (row["verdict"] != "oom" || row["offload"].is_null()) continue;
+    INFO(row["model"] << " " << row["offload"]);
+    nlohmann::json request = {{"model", row["model"]}, {"weights", row["weights"]},
+                              {"hardware", "rtx-3070"}, {"context_tokens", row["context_tokens"]}};
+    request.update(row["offload"]);
+    auto single = llmcalc_test::estimate(request);
+    REQUIRE(single["ok"] == true);
+    CHECK(single["result"]["memory"]["verdict"] != "oom");
+    ++checked;
+  }
+  CHECK(checked >= 3);  // e.g. Qwen3-30B-A3B with its experts in RAM on an 8 GB card
+}

@@ -14,9 +14,11 @@
     engine: 'llama.cpp',
     hw: 'rtx-4090',
     n: 1,
+    ngl: 0,     // llama.cpp -ngl; 0 = all layers on the GPU(s)
+    cmoe: 0,    // llama.cpp --n-cpu-moe
     lang: '',
   };
-  const INTEGER_KEYS = ['ctx', 'prompt', 'batch', 'n'];
+  const INTEGER_KEYS = ['ctx', 'prompt', 'batch', 'n', 'ngl', 'cmoe'];
   const KEYS = Object.keys(DEFAULTS);
 
   // Coerces one raw value; returns undefined for values that cannot be right.
@@ -26,7 +28,7 @@
     if (INTEGER_KEYS.indexOf(key) >= 0) {
       if (!/^\d{1,8}$/.test(text)) return undefined;
       const value = parseInt(text, 10);
-      return value >= 1 ? value : undefined;
+      return value >= 1 || ((key === 'ngl' || key === 'cmoe') && value === 0) ? value : undefined;
     }
     if (!/^[A-Za-z0-9._:-]{0,80}$/.test(text)) return undefined;
     return text;
@@ -78,6 +80,8 @@
       engine: state.engine,
       hardware: state.hw,
       devices: state.n,
+      gpu_layers: state.ngl > 0 ? state.ngl : -1,
+      cpu_moe_layers: state.cmoe,
     };
   }
 
@@ -85,7 +89,7 @@
   const PATH_TO_KEY = {
     '/model': 'model', '/weights': 'weights', '/kv_cache': 'kv', '/context_tokens': 'ctx',
     '/prompt_tokens': 'prompt', '/batch': 'batch', '/engine': 'engine', '/hardware': 'hw',
-    '/devices': 'n',
+    '/devices': 'n', '/gpu_layers': 'ngl', '/cpu_moe_layers': 'cmoe',
   };
   function keyForPath(path) {
     const top = '/' + String(path || '').split('/')[1];

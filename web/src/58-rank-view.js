@@ -63,7 +63,8 @@
         body.appendChild(el('tr', { 'data-model': r.model },
           el('td', {}, link),
           el('td', { text: r.weights + ' (' + f.number(r.bits_per_weight, 2) + ')' }),
-          el('td', { class: 'verdict-cell ' + r.verdict, text: t(r.verdict) }),
+          el('td', { class: 'verdict-cell ' + r.verdict, text: t(r.verdict) + (r.offload
+            ? ' · ' + (r.offload.cpu_moe_layers ? '--n-cpu-moe ' + r.offload.cpu_moe_layers : '-ngl ' + r.offload.gpu_layers) : '') }),
           el('td', { text: f.speed(r.decode.tokens_per_s) + ' (' + f.speed(r.decode.low) + '–' + f.speed(r.decode.high) + ')' }),
           el('td', { text: f.speed(r.prefill.tokens_per_s) }),
           el('td', { text: f.integer(r.max_context_tokens) }),

@@ -222,7 +222,10 @@
         field('batch', numberInput('batch', 1, 1024)),
         field('engine', select('engine', catalog.engines)),
         field('hw', hwSelect),
-        field('n', numberInput('n', 1, 1024)));
+        field('n', numberInput('n', 1, 1024)),
+        el('details', { class: 'advanced' }, el('summary', { text: t('offload') }),
+          field('ngl', numberInput('ngl', 0, 1025)),
+          field('cmoe', numberInput('cmoe', 0, 1024))));
 
       // Results.
       ui.verdict = el('p', { class: 'verdict', 'data-testid': 'verdict' });
@@ -299,7 +302,7 @@
 
       // Control values.
       ['model', 'weights', 'kv', 'engine', 'hw'].forEach((key) => { ui[key].value = String(this.state[key]); });
-      ['prompt', 'batch', 'n'].forEach((key) => { ui[key].value = String(this.state[key]); });
+      ['prompt', 'batch', 'n', 'ngl', 'cmoe'].forEach((key) => { ui[key].value = String(this.state[key]); });
       const maxCtx = (envelope.ok && envelope.result.model.max_context_tokens) || 131072;
       if (envelope.ok && this.state.ctx > maxCtx && !this.custom) {
         this.set('ctx', maxCtx, false);  // a newly picked model with a shorter native window
@@ -344,7 +347,9 @@
         [t('headroom'), f.gib(m.headroom_bytes), 'headroom'],
         [t('max_context'), f.integer(m.max_context_tokens) + ' tokens', 'max-context'],
         [t('bits_per_weight'), f.number(r.weights.bits_per_weight, 2), 'bpw'],
-      ]);
+      ].concat(m.per_device.length > 1 || m.host.total_bytes > 0 ? m.per_device.map((d, i) =>
+        [t('device') + ' ' + (i + 1), f.gib(d.total_bytes) + ' / ' + f.gib(d.usable_bytes) + ' · ' + d.layers + ' ' + t('layers_short'), 'device-' + i])
+        .concat([[t('system_ram'), f.gib(m.host.total_bytes) + ' · ' + m.host.layers + ' ' + t('layers_short'), 'host']]) : []));
       fillList(ui.speed, [
         [t('decode'), f.speed(r.decode.tokens_per_s) + ' ' + t('tokens_per_s') + ' (' + t('band') + ' ' +
           f.speed(r.decode.low) + '–' + f.speed(r.decode.high) + ') · ' +

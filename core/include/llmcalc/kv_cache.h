@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "llmcalc/model.h"
 
@@ -34,6 +35,7 @@ struct KvBreakdown {
   int64_t state_bytes = 0;           // linear attention / SSM, fixed per sequence
   int64_t cells = 0;                 // llama.cpp: KV cells of the full-attention cache
   int64_t bytes_per_token = 0;       // marginal bytes per extra token of context (all layers)
+  std::vector<int64_t> per_layer_bytes;  // each layer's share of total_bytes
 };
 
 /// llama.cpp rounds the KV size up to 256 cells (llama-context.cpp / llama-kv-cache.cpp, n_pad).

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string>
 #include <vector>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -34,6 +35,23 @@ struct MemoryRequest {
   KvType kv_type{"f16", 1, 2};
   EngineSettings engine;
   bool find_max_context = true;  // search the largest context that fits (max_context_tokens)
+  // llama.cpp placement: -ngl (layers on the GPUs, counting the output layer as n_layers + 1;
+  // -1 = all), --n-cpu-moe (expert tensors of the first N layers stay in system RAM) and
+  // --tensor-split (relative share of layers per device; empty = equal).
+  int64_t gpu_layers = -1;
+  int64_t cpu_moe_layers = 0;
+  std::vector<double> tensor_split;
+  int64_t system_memory_bytes = int64_t{64} << 30;  // RAM for what is offloaded (assumption)
+};
+
+/// What one device (or the host's system RAM) holds.
+struct DeviceMemory {
+  int64_t weights_bytes = 0;
+  int64_t kv_cache_bytes = 0;
+  int64_t compute_bytes = 0;
+  int64_t total_bytes = 0;          // device memory needed, all devices (host RAM is in `host`)
+  int64_t usable_bytes = 0;
+  int64_t layers = 0;
 };
 
 struct MathLine {
@@ -47,7 +65,7 @@ struct MemoryEstimate {
   int64_t kv_cache_bytes = 0;
   int64_t overhead_bytes = 0;      // compute/activation buffers + runtime (CUDA context, graphs)
   int64_t compute_buffer_bytes = 0;
-  int64_t total_bytes = 0;
+  int64_t total_bytes = 0;          // device memory needed, all devices (host RAM is in `host`)
   int64_t usable_bytes = 0;
   int64_t headroom_bytes = 0;
   std::string verdict;             // comfortable | tight | oom
@@ -56,6 +74,9 @@ struct MemoryEstimate {
   int64_t kv_capacity_tokens = -1; // vLLM / SGLang: tokens the KV pool holds (-1: n/a)
   double max_concurrent_sequences = -1;
   KvBreakdown kv;
+  std::vector<DeviceMemory> per_device;
+  DeviceMemory host;                       // system RAM: offloaded layers, experts, token_embd
+  int64_t offloaded_read_bytes_per_token = 0;  // weights + KV a decode step reads from RAM
   std::vector<MathLine> math;
 };
 

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -29,6 +30,12 @@ struct Scenario {
   int64_t batch = 1;
   int64_t devices = 1;
   int64_t port = 8080;  // for the launch commands
+  // llama.cpp placement (see MemoryRequest) and the system RAM that holds offloaded parts.
+  int64_t gpu_layers = -1;
+  int64_t cpu_moe_layers = 0;
+  std::vector<double> tensor_split;
+  int64_t system_memory_bytes = int64_t{64} << 30;
+  double system_memory_bandwidth_bytes_per_s = 76.8e9;  // dual-channel DDR5-4800 (assumption)
   Hardware hardware;
   EngineSettings engine;
   SpeedAssumptions speed;

@@ -39,6 +39,10 @@ struct SpeedRequest {
   int64_t ubatch_tokens = 512; // prompt chunk: a layer split pipelines prompt / ubatch chunks
   int64_t batch_tokens = 2048; // llama.cpp n_batch: at most n_batch / n_ubatch chunks in flight
   bool flash_attention = true; // without it, prefill writes and reads the KQ scores in memory
+  // Partial offload: bytes a decode step reads from system RAM instead of the device, and that
+  // RAM's bandwidth (read at the cpu backend's calibrated efficiency).
+  int64_t offloaded_read_bytes_per_token = 0;
+  double system_memory_bandwidth_bytes_per_s = 76.8e9;
   int64_t devices = 1;         // identical devices
   bool tensor_parallel = true; // false: llama.cpp layer split, devices run one after another
   KvType kv_type{"f16", 1, 2};
