@@ -4,7 +4,7 @@ APT_PACKAGES := emscripten binaryen node-acorn nlohmann-json3-dev catch2 chromiu
 WASM_CORE := build/wasm/wasm/llmcalc_core.js
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: run test dist deps apt-deps npm-deps native wasm sanitize bench calibrate clean
+.PHONY: run test dist deps apt-deps npm-deps native wasm sanitize fuzz bench calibrate clean
 
 run: dist
 	node web/serve.mjs dist
@@ -13,6 +13,7 @@ test: deps
 	cmake --workflow --preset wasm
 	$(MAKE) --no-print-directory dist-only
 	cmake --workflow --preset sanitize
+	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=10
 	cmake --preset native
 	cmake --build --preset native
 	ctest --preset native
@@ -49,6 +50,13 @@ wasm: deps
 
 sanitize: deps
 	cmake --workflow --preset sanitize
+
+# Fuzz every parser of user input for FUZZ_SECONDS each (ASan + UBSan); `make test` runs a short pass.
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	cmake --preset fuzz
+	cmake --build --preset fuzz
+	tests/fuzz/run.sh $(FUZZ_SECONDS)
 
 # Speed and size of the calculator itself (issue #12): native Google Benchmark, then wasm under
 # node, Chromium latency and dist/ sizes.

@@ -1,0 +1,52 @@
+// The URL-state decoder (web/src/20-state.js) on hostile hashes: bounded random and crafted
+// inputs never throw and only ever yield values of the right kind.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import vm from 'node:vm';
+
+const web = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'web', 'src');
+const context = { window: {}, URLSearchParams };
+context.globalThis = context;
+vm.createContext(context);
+for (const file of ['00-namespace.js', '20-state.js']) vm.runInContext(readFileSync(join(web, file), 'utf8'), context);
+const S = context.window.LlmCalc.state;
+
+function check(state) {
+  for (const key of S.KEYS) {
+    const value = state[key];
+    if (typeof S.DEFAULTS[key] === 'number') {
+      assert.ok(Number.isInteger(value) && value >= 0 && value <= 99999999, `${key}=${value}`);
+    } else {
+      assert.equal(typeof value, 'string');
+      assert.match(value, /^[A-Za-z0-9._:-]{0,80}$/, `${key}=${value}`);
+    }
+  }
+}
+
+test('crafted hashes decode to safe values', () => {
+  const cases = ['', '#', '#v=1', '#v=2&model=x', '#v=1&model=<script>alert(1)</script>',
+    '#v=1&ctx=-5', '#v=1&ctx=1e9', '#v=1&ctx=NaN', '#v=1&ctx=Infinity', '#v=1&n=9007199254740993',
+    '#v=1&model=' + 'a'.repeat(100000), '#v=1&hw=%E0%A4%A', '#v=1&lang=es&lang=en', '#%%%%'];
+  for (const hash of cases) {
+    const { state } = S.decodeHash(hash);
+    check(state);
+    assert.equal(S.decodeHash(S.encodeHash(state)).state.model, state.model);
+  }
+});
+
+test('20,000 random hashes never throw', () => {
+  let seed = 12345;
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const alphabet = 'v=1&#%<>"\'/\\;:,.-_abcXYZ0123456789 \u00e9\u0000\ud83d\ude00';
+  for (let i = 0; i < 20000; ++i) {
+    const length = Math.floor(random() * 60);
+    let hash = '#v=1&';
+    for (let j = 0; j < length; ++j) hash += alphabet[Math.floor(random() * alphabet.length)];
+    let decoded;
+    assert.doesNotThrow(() => { decoded = S.decodeHash(hash); }, hash);
+    check(decoded.state);
+  }
+});
