@@ -8,6 +8,7 @@
 #include "llmcalc/commands.h"
 #include "llmcalc/cost.h"
 #include "llmcalc/evaluation.h"
+#include "llmcalc/explore.h"
 #include "llmcalc/rank.h"
 #include "llmcalc/gguf_reader.h"
 #include "llmcalc/safetensors_reader.h"
@@ -88,13 +89,40 @@ nlohmann::json model_card_json(const Scenario& s) {
           {"layer_groups", layer_summary_json(m)}};
 }
 
+// Size and depth limits, parsing, the envelope and the catch-all around a request handler.
+std::string guarded(const std::string& request_json,
+                    nlohmann::json (*handler)(const nlohmann::json&, Issues&)) {
+  Issues issues;
+  try {
+    if (request_json.size() > kMaxRequestBytes) {
+      issues.error("request_too_large", "", "The request is larger than 16 MiB.");
+      return envelope(issues, nullptr);
+    }
+    if (nesting_depth(request_json) > kMaxNestingDepth) {
+      issues.error("too_deep", "", "The request nests deeper than 64 levels.");
+      return envelope(issues, nullptr);
+    }
+    nlohmann::json request = nlohmann::json::parse(request_json, nullptr, false);
+    if (request.is_discarded()) {
+      issues.error("malformed_json", "", "The request is not valid JSON.");
+      return envelope(issues, nullptr);
+    }
+    nlohmann::json result = handler(request, issues);
+    return envelope(issues, result);
+  } catch (const std::exception& e) {
+    Issues failure;
+    failure.error("internal_error", "", std::string("Internal error: ") + e.what());
+    return envelope(failure, nullptr);
+  }
+}
+
 nlohmann::json run_estimate(const nlohmann::json& request, Issues& issues) {
   std::optional<Scenario> scenario = resolve_scenario(request, issues);
   if (!scenario) return nullptr;
   const Scenario& s = *scenario;
   std::optional<Evaluation> evaluation = evaluate(s, s.model, issues);
   if (!evaluation) return nullptr;
-  const WeightPlan* weights = &evaluation->weights;
+  const WeightPlan* weights = evaluation->weights.get();
   const MemoryEstimate& memory = evaluation->memory;
   const SpeedEstimate& speed = evaluation->speed;
   const SpeedRequest& speed_request = evaluation->speed_request;
@@ -132,48 +160,15 @@ nlohmann::json run_estimate(const nlohmann::json& request, Issues& issues) {
 }  // namespace
 
 std::string estimate_json(const std::string& request_json) {
-  Issues issues;
-  try {
-    if (request_json.size() > kMaxRequestBytes) {
-      issues.error("request_too_large", "", "The request is larger than 16 MiB.");
-      return envelope(issues, nullptr);
-    }
-    if (nesting_depth(request_json) > kMaxNestingDepth) {
-      issues.error("too_deep", "", "The request nests deeper than 64 levels.");
-      return envelope(issues, nullptr);
-    }
-    nlohmann::json request = nlohmann::json::parse(request_json, nullptr, false);
-    if (request.is_discarded()) {
-      issues.error("malformed_json", "", "The request is not valid JSON.");
-      return envelope(issues, nullptr);
-    }
-    nlohmann::json result = run_estimate(request, issues);
-    return envelope(issues, result);
-  } catch (const std::exception& e) {
-    Issues failure;
-    failure.error("internal_error", "", std::string("Internal error: ") + e.what());
-    return envelope(failure, nullptr);
-  }
+  return guarded(request_json, run_estimate);
 }
 
 std::string rank_json(const std::string& request_json) {
-  Issues issues;
-  try {
-    if (request_json.size() > kMaxRequestBytes || nesting_depth(request_json) > kMaxNestingDepth) {
-      issues.error("request_too_large", "", "The request is too large or too deep.");
-      return envelope(issues, nullptr);
-    }
-    nlohmann::json request = nlohmann::json::parse(request_json, nullptr, false);
-    if (request.is_discarded()) {
-      issues.error("malformed_json", "", "The request is not valid JSON.");
-      return envelope(issues, nullptr);
-    }
-    return envelope(issues, rank_models(request, issues));
-  } catch (const std::exception& e) {
-    Issues failure;
-    failure.error("internal_error", "", std::string("Internal error: ") + e.what());
-    return envelope(failure, nullptr);
-  }
+  return guarded(request_json, rank_models);
+}
+
+std::string explore_json(const std::string& request_json) {
+  return guarded(request_json, explore);
 }
 
 std::string catalog_json() {

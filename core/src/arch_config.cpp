@@ -18,7 +18,7 @@ const std::set<std::string> kKnownFamilies = {
     "glm4",      "glm4_moe",    "cohere",   "cohere2",     "olmo2",      "qwen3_next",
     "smollm3",   "ernie4_5",    "ernie4_5_moe", "llama4",     "deepseek_v32", "hunyuan",
     "nemotron-nas", "minimax_m1", "minimax", "jamba",      "deepseek",   "bailing_moe",
-    "nemotron_h"};
+    "nemotron_h", "lfm2"};
 
 // A nested config with transformers' defaults filled in for the keys it omits.
 nlohmann::json with_defaults(const nlohmann::json& config) {
@@ -436,6 +436,30 @@ void apply_nemotron_h(const nlohmann::json& text, JsonReader& reader, ArchConfig
   }
 }
 
+// LFM2 (modeling_lfm2.py): gated short-convolution blocks, with GQA attention (per-head QK
+// RMSNorm) at full_attn_idxs; the SwiGLU width is block_ff_dim auto-adjusted like Llama's
+// (2/3 of it, times the multiplier, rounded up to block_multiple_of); embeddings tied.
+void apply_lfm2(const nlohmann::json& text, JsonReader& reader, ArchConfig& arch) {
+  arch.short_conv_kernel = reader.integer("conv_L_cache", 1, 64, 3).value_or(3);
+  arch.short_conv_bias = reader.boolean("conv_bias", false).value_or(false);
+  arch.qk_norm = true;
+  arch.tied = reader.boolean("tie_embedding", true).value_or(true);
+  int64_t ff = reader.integer("block_ff_dim", 1, kMaxHidden * 64, arch.intermediate).value_or(arch.intermediate);
+  if (reader.boolean("block_auto_adjust_ff_dim", false).value_or(false)) {
+    double multiplier = reader.number("block_ffn_dim_multiplier", 0.01, 100, 1.0).value_or(1.0);
+    int64_t multiple = reader.integer("block_multiple_of", 1, 65536, 256).value_or(256);
+    ff = static_cast<int64_t>(multiplier * static_cast<double>(2 * ff / 3));
+    ff = (ff + multiple - 1) / multiple * multiple;
+  }
+  arch.intermediate = ff;
+  std::fill(arch.layer_intermediate.begin(), arch.layer_intermediate.end(), ff);
+  std::set<int64_t> attention = read_index_list(text, "full_attn_idxs");
+  for (int64_t i = 0; i < arch.n_layers; ++i) {
+    arch.layer_attention[static_cast<std::size_t>(i)] =
+        attention.count(i) ? AttentionKind::full : AttentionKind::ssm;
+  }
+}
+
 void apply_family_conventions(const nlohmann::json& text, JsonReader& reader, ArchConfig& arch) {
   const std::string& type = arch.model_type;
   bool attention_bias = reader.boolean("attention_bias", false).value_or(false);
@@ -454,8 +478,9 @@ void apply_family_conventions(const nlohmann::json& text, JsonReader& reader, Ar
   }
   arch.fused_qkv = type == "phi3";
   arch.attention_sinks = type == "gpt_oss";
+  // Families whose config classes default to tied embeddings (SmolLM3Config too).
   if (type == "gemma" || type == "gemma2" || type == "gemma3" || type == "gemma3_text" ||
-      type == "cohere" || type == "cohere2") {
+      type == "cohere" || type == "cohere2" || type == "smollm3") {
     arch.tied = reader.boolean("tie_word_embeddings", true).value_or(true);
   }
   if (is_one_of(type, {"deepseek_v2", "deepseek_v3", "kimi_k2", "deepseek_v32"})) {
@@ -481,6 +506,7 @@ void apply_family_conventions(const nlohmann::json& text, JsonReader& reader, Ar
   if (type == "minimax_m1" || type == "minimax") apply_minimax(text, reader, arch);
   if (type == "jamba") apply_jamba(reader, arch);
   if (type == "nemotron_h") apply_nemotron_h(text, reader, arch);
+  if (type == "lfm2") apply_lfm2(text, reader, arch);
   if (type == "deepseek_v32") arch.expert_score_bias = true;
 }
 
@@ -524,7 +550,7 @@ std::optional<ArchConfig> read_arch_config(const nlohmann::json& config, const s
   arch.vocab = reader.integer("vocab_size", 1, kMaxVocab).value_or(0);
   // DeciLM (nemotron-nas) sizes each layer's FFN in block_configs instead.
   std::optional<int64_t> no_default;
-  arch.intermediate = first_integer(reader, {"intermediate_size", "ffn_hidden_size"}, 1,
+  arch.intermediate = first_integer(reader, {"intermediate_size", "ffn_hidden_size", "block_ff_dim"}, 1,
                                     kMaxHidden * 64,
                                     arch.model_type == "nemotron-nas" ? std::optional<int64_t>(0)
                                                                       : no_default)

@@ -92,6 +92,8 @@ struct ArchConfig {
   bool mamba_proj_bias = false;
   bool mamba_dt_norms = false;  // Jamba's dt / B / C RMSNorms
   bool mamba2 = false;          // Mamba2 mixer (heads, groups, gated RMSNorm)
+  int64_t short_conv_kernel = 0;  // LFM2 gated short convolution (in place of Mamba)
+  bool short_conv_bias = false;
   int64_t mamba_heads = 0;
   int64_t mamba_groups = 1;
 

@@ -11,44 +11,52 @@ namespace {
 
 // Plans of catalog models depend only on (model, format, imatrix): computed once per process,
 // so moving a slider does not re-place every tensor.
-std::optional<WeightPlan> catalog_plan(const Scenario& s, const ModelSpec& model, Issues& issues) {
-  static std::map<std::string, WeightPlan> cache;
+std::shared_ptr<const WeightPlan> catalog_plan(const Scenario& s, const ModelSpec& model,
+                                               Issues& issues) {
+  static std::map<std::string, std::shared_ptr<const WeightPlan>> cache;
   std::string key = s.model_id + "|" + s.weights + (s.imatrix ? "|imatrix" : "");
   auto it = cache.find(key);
   if (it != cache.end()) return it->second;
   std::optional<WeightPlan> plan = plan_weights(model, s.weights, "/weights", issues, s.imatrix);
-  if (plan) cache.emplace(key, *plan);
-  return plan;
+  if (!plan) return nullptr;
+  auto shared = std::make_shared<const WeightPlan>(std::move(*plan));
+  cache.emplace(key, shared);
+  return shared;
 }
 
 }  // namespace
 
-std::optional<WeightPlan> scenario_weights(const Scenario& s, const ModelSpec& model,
-                                           Issues& issues) {
-  std::optional<WeightPlan> weights =
-      s.model_id != "custom" ? catalog_plan(s, model, issues)
-          : plan_weights(model, s.weights, "/weights", issues, s.imatrix);
-  if (!weights) return std::nullopt;
-  if (s.weights_bytes > 0) {
-    // Exact bytes from a file header replace the computed total; the mix of types (and so the
-    // bytes read per token) keeps the computed proportions.
-    double scale = static_cast<double>(s.weights_bytes) /
-                   static_cast<double>(std::max<int64_t>(1, weights->total_bytes));
-    auto scaled = [scale](int64_t bytes) {
-      return static_cast<int64_t>(static_cast<double>(bytes) * scale);
-    };
-    weights->text_bytes = scaled(weights->text_bytes);
-    weights->expert_bytes = scaled(weights->expert_bytes);
-    weights->active_expert_bytes = scaled(weights->active_expert_bytes);
-    weights->token_embd_bytes = scaled(weights->token_embd_bytes);
-    weights->total_bytes = s.weights_bytes;
+std::shared_ptr<const WeightPlan> scenario_weights(const Scenario& s, const ModelSpec& model,
+                                                   Issues& issues) {
+  std::shared_ptr<const WeightPlan> plan;
+  if (s.model_id != "custom") {
+    plan = catalog_plan(s, model, issues);
+  } else if (std::optional<WeightPlan> placed = plan_weights(model, s.weights, "/weights", issues, s.imatrix)) {
+    plan = std::make_shared<const WeightPlan>(std::move(*placed));
   }
+  if (!plan || s.weights_bytes <= 0) return plan;
+  auto weights = std::make_shared<WeightPlan>(*plan);
+  // Exact bytes from a file header replace the computed total; the mix of types (and so the
+  // bytes read per token) keeps the computed proportions.
+  double scale = static_cast<double>(s.weights_bytes) /
+                 static_cast<double>(std::max<int64_t>(1, weights->total_bytes));
+  auto scaled = [scale](int64_t bytes) {
+    return static_cast<int64_t>(static_cast<double>(bytes) * scale);
+  };
+  weights->text_bytes = scaled(weights->text_bytes);
+  weights->expert_bytes = scaled(weights->expert_bytes);
+  weights->active_expert_bytes = scaled(weights->active_expert_bytes);
+  weights->token_embd_bytes = scaled(weights->token_embd_bytes);
+  weights->total_bytes = s.weights_bytes;
+  for (int64_t& bytes : weights->layer_dense_bytes) bytes = scaled(bytes);
+  for (int64_t& bytes : weights->layer_expert_bytes) bytes = scaled(bytes);
+  weights->output_layer_bytes = scaled(weights->output_layer_bytes);
   return weights;
 }
 
-Evaluation evaluate_plan(const Scenario& s, const ModelSpec& model, const WeightPlan& plan,
-                         bool find_max_context) {
-  Evaluation out{plan, {}, {}, {}};
+Evaluation evaluate_plan(const Scenario& s, const ModelSpec& model,
+                         std::shared_ptr<const WeightPlan> plan, bool find_max_context) {
+  Evaluation out{std::move(plan), {}, {}, {}};
 
   MemoryRequest memory_request;
   memory_request.context_tokens = s.context_tokens;
@@ -61,7 +69,7 @@ Evaluation evaluate_plan(const Scenario& s, const ModelSpec& model, const Weight
   memory_request.cpu_moe_layers = s.cpu_moe_layers;
   memory_request.tensor_split = s.tensor_split;
   memory_request.system_memory_bytes = s.system_memory_bytes;
-  out.memory = estimate_memory(model, out.weights, s.hardware, memory_request);
+  out.memory = estimate_memory(model, *out.weights, s.hardware, memory_request);
 
   SpeedRequest& speed_request = out.speed_request;
   speed_request.context_tokens = s.context_tokens;
@@ -76,15 +84,15 @@ Evaluation evaluate_plan(const Scenario& s, const ModelSpec& model, const Weight
   speed_request.assumptions = s.speed;
   speed_request.offloaded_read_bytes_per_token = out.memory.offloaded_read_bytes_per_token;
   speed_request.system_memory_bandwidth_bytes_per_s = s.system_memory_bandwidth_bytes_per_s;
-  out.speed = estimate_speed(model, out.weights, s.hardware, speed_request);
+  out.speed = estimate_speed(model, *out.weights, s.hardware, speed_request);
   return out;
 }
 
 std::optional<Evaluation> evaluate(const Scenario& s, const ModelSpec& model, Issues& issues,
                                    bool find_max_context) {
-  std::optional<WeightPlan> weights = scenario_weights(s, model, issues);
+  std::shared_ptr<const WeightPlan> weights = scenario_weights(s, model, issues);
   if (!weights) return std::nullopt;
-  return evaluate_plan(s, model, *weights, find_max_context);
+  return evaluate_plan(s, model, std::move(weights), find_max_context);
 }
 
 }  // namespace llmcalc

@@ -35,6 +35,10 @@ std::vector<LayerSpec> plan_layers(const ArchConfig& arch) {
           arch.mamba_d_inner + (arch.mamba2 ? 2 * arch.mamba_groups * arch.mamba_d_state : 0);
       attention.state_elements_per_seq =
           conv_channels * (arch.mamba_d_conv - 1) + arch.mamba_d_inner * arch.mamba_d_state;
+      // LFM2's short convolution keeps only its last conv_L_cache - 1 inputs.
+      if (arch.short_conv_kernel > 0) {
+        attention.state_elements_per_seq = (arch.short_conv_kernel - 1) * arch.hidden;
+      }
     }
     if (attention.kind == AttentionKind::linear && arch.lightning_attention) {
       // Lightning attention keeps a head_dim x head_dim KV state per head (MiniMax-01 paper §2.2).

@@ -70,39 +70,9 @@ struct Totals {
   double worst_ratio = 0;  // largest total / usable over devices and host
 };
 
-// Weight bytes per decoder layer (experts separately), the output layer and token_embd, from
-// the weight plan: how llama.cpp's -ngl / --n-cpu-moe / --tensor-split move memory around.
-struct LayerWeights {
-  std::vector<int64_t> dense;    // per layer, everything but routed experts
-  std::vector<int64_t> experts;  // per layer, routed experts
-  int64_t output = 0;            // output.weight, output_norm and other model-level tensors
-  int64_t token_embd = 0;        // always in host memory with llama.cpp (its input layer)
-};
-
-LayerWeights layer_weights(const ModelSpec& model, const WeightPlan& plan) {
-  LayerWeights w;
-  w.dense.assign(static_cast<std::size_t>(model.n_layers), 0);
-  w.experts.assign(static_cast<std::size_t>(model.n_layers), 0);
-  for (const TensorPlacement& p : plan.tensors) {
-    const TensorSpec& t = model.tensors[p.tensor_index];
-    if (t.part != ModelPart::text) {
-      w.output += p.bytes;  // vision / MTP parts travel with the output layer
-    } else if (t.role == TensorRole::token_embd) {
-      w.token_embd += p.bytes;
-    } else if (t.layer < 0 || t.layer >= model.n_layers) {
-      w.output += p.bytes;
-    } else if (t.ne2 > 1) {
-      w.experts[static_cast<std::size_t>(t.layer)] += p.bytes;
-    } else {
-      w.dense[static_cast<std::size_t>(t.layer)] += p.bytes;
-    }
-  }
-  return w;
-}
-
 // Places layers, experts and KV on the devices and the host as llama.cpp does, and checks each
 // against its usable memory.
-void place_llama_cpp(const ModelSpec& model, const LayerWeights& w, const Hardware& hardware,
+void place_llama_cpp(const ModelSpec& model, const WeightPlan& w, const Hardware& hardware,
                      const MemoryRequest& request, int64_t compute_per_device, Totals& t) {
   const EngineSettings& engine = request.engine;
   int64_t n = model.n_layers;
@@ -117,14 +87,14 @@ void place_llama_cpp(const ModelSpec& model, const LayerWeights& w, const Hardwa
   for (double v : split) split_sum += v;
   t.devices.assign(static_cast<std::size_t>(devices), DeviceMemory{});
   t.host = DeviceMemory{};
-  t.host.weights_bytes = w.token_embd;
+  t.host.weights_bytes = w.token_embd_bytes;
   int64_t on_gpu = n - first_gpu_layer;
   for (int64_t i = 0; i < n; ++i) {
     auto index = static_cast<std::size_t>(i);
     int64_t kv = t.kv.per_layer_bytes.empty() ? 0 : t.kv.per_layer_bytes[index];
     bool cpu_experts = i < request.cpu_moe_layers;
     if (i < first_gpu_layer) {
-      t.host.weights_bytes += w.dense[index] + w.experts[index];
+      t.host.weights_bytes += w.layer_dense_bytes[index] + w.layer_expert_bytes[index];
       t.host.kv_cache_bytes += kv;
       ++t.host.layers;
       continue;
@@ -134,15 +104,15 @@ void place_llama_cpp(const ModelSpec& model, const LayerWeights& w, const Hardwa
     double acc = split[0] / split_sum;
     while (position >= acc && d + 1 < split.size()) acc += split[++d] / split_sum;
     DeviceMemory& device = t.devices[d];
-    device.weights_bytes += w.dense[index] + (cpu_experts ? 0 : w.experts[index]);
-    if (cpu_experts) t.host.weights_bytes += w.experts[index];
+    device.weights_bytes += w.layer_dense_bytes[index] + (cpu_experts ? 0 : w.layer_expert_bytes[index]);
+    if (cpu_experts) t.host.weights_bytes += w.layer_expert_bytes[index];
     device.kv_cache_bytes += kv;
     ++device.layers;
   }
   if (output_on_gpu) {
-    t.devices.back().weights_bytes += w.output;
+    t.devices.back().weights_bytes += w.output_layer_bytes;
   } else {
-    t.host.weights_bytes += w.output;
+    t.host.weights_bytes += w.output_layer_bytes;
   }
   int64_t usable = usable_memory_bytes(hardware, engine);
   bool shared_memory = hardware.kind != "discrete";  // unified / CPU: one pool for all of it
@@ -172,7 +142,7 @@ void place_llama_cpp(const ModelSpec& model, const LayerWeights& w, const Hardwa
   t.fits = t.worst_ratio <= 1.0;
 }
 
-Totals totals_at(const ModelSpec& model, const LayerWeights& layer_bytes, const Hardware& hardware,
+Totals totals_at(const ModelSpec& model, const WeightPlan& plan, const Hardware& hardware,
                  int64_t weights, const MemoryRequest& request, int64_t context_tokens) {
   const EngineSettings& engine = request.engine;
   Totals t;
@@ -192,7 +162,7 @@ Totals totals_at(const ModelSpec& model, const LayerWeights& layer_bytes, const 
                          request.sequences * model.vocab_size * 4 / request.devices;
     t.compute = per_device * request.devices;
     t.total = weights + t.kv.total_bytes + t.compute;
-    place_llama_cpp(model, layer_bytes, hardware, request, per_device, t);
+    place_llama_cpp(model, plan, hardware, request, per_device, t);
     return t;
   } else if (is_paged_server(engine.engine)) {
     t.compute = server_activation_peak(model, engine.max_num_batched_tokens, request.devices) *
@@ -245,9 +215,8 @@ MemoryEstimate estimate_memory(const ModelSpec& model, const WeightPlan& weights
   MemoryEstimate out;
   const EngineSettings& engine = request.engine;
   out.weights_bytes = weights.total_bytes;
-  LayerWeights layer_bytes = layer_weights(model, weights);
   auto at = [&](int64_t context) {
-    return totals_at(model, layer_bytes, hardware, out.weights_bytes, request, context);
+    return totals_at(model, weights, hardware, out.weights_bytes, request, context);
   };
   Totals t = at(request.context_tokens);
   out.kv = t.kv;
@@ -278,12 +247,12 @@ MemoryEstimate estimate_memory(const ModelSpec& model, const WeightPlan& weights
     for (int64_t i = 0; i < model.n_layers; ++i) {
       auto index = static_cast<std::size_t>(i);
       bool host_layer = i < first_gpu_layer;
-      if (host_layer) read += static_cast<double>(layer_bytes.dense[index]);
+      if (host_layer) read += static_cast<double>(weights.layer_dense_bytes[index]);
       if (host_layer || i < request.cpu_moe_layers) {
-        read += active_share * static_cast<double>(layer_bytes.experts[index]);
+        read += active_share * static_cast<double>(weights.layer_expert_bytes[index]);
       }
     }
-    if (gpu_layers <= model.n_layers) read += static_cast<double>(layer_bytes.output);
+    if (gpu_layers <= model.n_layers) read += static_cast<double>(weights.output_layer_bytes);
     out.offloaded_read_bytes_per_token = static_cast<int64_t>(read);
   }
 
@@ -292,18 +261,36 @@ MemoryEstimate estimate_memory(const ModelSpec& model, const WeightPlan& weights
   int64_t high = model.max_context_tokens;
   if (!request.find_max_context) {
     low = -1;
-  } else if (at(high).fits) {
-    low = high;
   } else {
-    while (high - low > 1) {
-      int64_t mid = low + (high - low) / 2;
-      if (at(mid).fits) {
-        low = mid;
-      } else {
-        high = mid;
+    // The worst device ratio is piecewise linear in the context (cells come in steps of 256),
+    // so interpolating where it crosses 1.0 brackets the answer in a few steps; bisection takes
+    // over when interpolation stalls. Invariant: at(low) fits (or low = 0), at(high) does not.
+    Totals top = at(high);
+    if (top.fits) {
+      low = high;
+    } else {
+      Totals bottom = at(low);
+      double low_ratio = bottom.worst_ratio;
+      double high_ratio = top.worst_ratio;
+      int64_t steps = 0;
+      while (high - low > 1) {
+        int64_t guess = low + (high - low) / 2;
+        if (steps++ % 2 == 0 && high_ratio > low_ratio) {
+          double fraction = (1.0 - low_ratio) / (high_ratio - low_ratio);
+          guess = low + static_cast<int64_t>(fraction * static_cast<double>(high - low));
+          guess = std::min(std::max(guess, low + 1), high - 1);
+        }
+        Totals probe = at(guess);
+        if (probe.fits) {
+          low = guess;
+          low_ratio = probe.worst_ratio;
+        } else {
+          high = guess;
+          high_ratio = probe.worst_ratio;
+        }
       }
+      if (low > 0 && !at(low).fits) low = 0;
     }
-    if (low > 0 && !at(low).fits) low = 0;
   }
   out.max_context_tokens = low;
 

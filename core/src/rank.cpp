@@ -15,16 +15,6 @@
 namespace llmcalc {
 namespace {
 
-// Formats an engine loads, best quality first, with their nominal bits per weight.
-std::vector<std::pair<std::string, int>> engine_formats(const std::string& engine) {
-  if (engine == "vllm" || engine == "sglang" || engine == "transformers") {
-    return {{"BF16", 16}, {"FP8", 8}, {"AWQ-INT4", 4}};
-  }
-  if (engine == "mlx") return {{"MLX-8bit", 8}, {"MLX-6bit", 6}, {"MLX-4bit", 4}, {"MLX-3bit", 3}};
-  return {{"Q8_0", 8}, {"Q6_K", 6}, {"Q5_K_M", 5}, {"Q4_K_M", 4},
-          {"IQ4_XS", 4}, {"Q3_K_M", 3}, {"IQ3_XXS", 3}, {"Q2_K", 2}};
-}
-
 nlohmann::json row_json(const Scenario& s, const ModelSpec& model, const CatalogModel& entry,
                         const Evaluation& e) {
   const nlohmann::json& r = entry.record;
@@ -40,7 +30,7 @@ nlohmann::json row_json(const Scenario& s, const ModelSpec& model, const Catalog
           {"params_active", model.params.active},
           {"moe", model.params.experts_routed > 0},
           {"weights", s.weights},
-          {"bits_per_weight", e.weights.bits_per_weight()},
+          {"bits_per_weight", e.weights->bits_per_weight()},
           {"verdict", e.memory.verdict},
           {"total_bytes", e.memory.total_bytes},
           {"usable_bytes", e.memory.usable_bytes},
@@ -113,7 +103,7 @@ nlohmann::json rank_models(const nlohmann::json& request, Issues& issues) {
     std::string chosen_format;
     std::string fallback_format;
     std::string fallback_verdict;
-    for (const auto& [format, bits] : engine_formats(s.engine.engine)) {
+    for (const auto& [format, bits] : engine_format_ladder(s.engine.engine)) {
       if (bits < min_bits) break;
       s.weights = format;
       Issues format_issues;

@@ -5,10 +5,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include "llmcalc/embedded_data.h"
 
 namespace llmcalc {
+
+SpeedAssumptions lookup_speed_assumptions(const std::string& key, const std::string& engine);
+
 namespace {
 
 // Keys one query token attends to, per layer: the context, capped by windows.
@@ -55,6 +59,17 @@ std::string speed_calibration_key(const Hardware& hardware) {
 }
 
 SpeedAssumptions default_speed_assumptions(const std::string& key, const std::string& engine) {
+  // Looked up once per (key, server or not).
+  static std::map<std::string, SpeedAssumptions> cache;
+  std::string cache_key = key + ((engine == "vllm" || engine == "sglang") ? "/server" : "");
+  auto cached = cache.find(cache_key);
+  if (cached != cache.end()) return cached->second;
+  SpeedAssumptions found = lookup_speed_assumptions(key, engine);
+  cache.emplace(cache_key, found);
+  return found;
+}
+
+SpeedAssumptions lookup_speed_assumptions(const std::string& key, const std::string& engine) {
   static const nlohmann::json calibration = [] {
     for (const EmbeddedFile& file : embedded_data_files()) {
       if (std::string(file.path) == "speed_calibration.json") return nlohmann::json::parse(file.content);

@@ -57,7 +57,9 @@ class InventoryBuilder {
         }
         break;
       case AttentionKind::ssm:
-        if (arch_.mamba2) {
+        if (arch_.short_conv_kernel > 0) {
+          add_short_conv(blk, i);
+        } else if (arch_.mamba2) {
           add_mamba2(blk, i);
         } else {
           add_mamba(blk, i);
@@ -168,6 +170,17 @@ class InventoryBuilder {
       add(blk + "ssm_c_norm.weight", TensorRole::norm, i, state, 1);
     }
     add_linear(blk + "ssm_out", TensorRole::ssm_out, i, inner, arch_.hidden, arch_.mamba_proj_bias);
+  }
+
+  // LFM2 gated short convolution (modeling_lfm2.py Lfm2ShortConv): in_proj to B, C, x; a
+  // depthwise conv of conv_L_cache taps; out_proj.
+  void add_short_conv(const std::string& blk, int i) {
+    add_linear(blk + "shortconv.in_proj", TensorRole::ssm_in, i, arch_.hidden, 3 * arch_.hidden,
+               arch_.short_conv_bias);
+    add(blk + "shortconv.conv.weight", TensorRole::ssm_conv, i, arch_.short_conv_kernel, arch_.hidden);
+    if (arch_.short_conv_bias) add(blk + "shortconv.conv.bias", TensorRole::ssm_small, i, arch_.hidden, 1);
+    add_linear(blk + "shortconv.out_proj", TensorRole::ssm_out, i, arch_.hidden, arch_.hidden,
+               arch_.short_conv_bias);
   }
 
   // Mamba2 mixer (modeling_nemotron_h.py NemotronHMamba2Mixer): in_proj to z, x, B, C and dt;

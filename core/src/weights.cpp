@@ -98,6 +98,18 @@ double WeightPlan::bits_per_weight() const {
   return elements > 0 ? 8.0 * static_cast<double>(total_bytes) / static_cast<double>(elements) : 0.0;
 }
 
+std::vector<std::pair<std::string, int>> engine_format_ladder(const std::string& engine) {
+  if (engine == "vllm" || engine == "sglang" || engine == "transformers") {
+    return {{"BF16", 16}, {"FP8", 8}, {"AWQ-INT4", 4}};
+  }
+  if (engine == "mlx") return {{"MLX-8bit", 8}, {"MLX-6bit", 6}, {"MLX-4bit", 4}, {"MLX-3bit", 3}};
+  return {{"Q8_0", 8}, {"Q6_K", 6}, {"Q5_K_M", 5}, {"Q4_K_M", 4},
+          {"IQ4_XS", 4}, {"Q3_K_M", 3}, {"IQ3_XXS", 3}, {"Q2_K", 2}};
+}
+
+std::optional<WeightPlan> place_tensors(const ModelSpec& model, const std::string& format,
+                                        const std::string& path, Issues& issues, bool imatrix);
+
 bool is_gguf_format(const std::string& format) {
   const auto& types = gguf_file_types();
   return std::find(types.begin(), types.end(), format) != types.end();
@@ -113,8 +125,32 @@ std::vector<std::string> weight_format_ids() {
   return ids;
 }
 
+// Per-layer sums of a finished plan (see WeightPlan).
+void summarize_layers(const ModelSpec& model, WeightPlan& plan) {
+  plan.layer_dense_bytes.assign(static_cast<std::size_t>(model.n_layers), 0);
+  plan.layer_expert_bytes.assign(static_cast<std::size_t>(model.n_layers), 0);
+  for (const TensorPlacement& p : plan.tensors) {
+    const TensorSpec& t = model.tensors[p.tensor_index];
+    if (t.part == ModelPart::text && t.role == TensorRole::token_embd) continue;
+    if (t.part != ModelPart::text || t.layer < 0 || t.layer >= model.n_layers) {
+      plan.output_layer_bytes += p.bytes;  // vision / MTP parts travel with the output layer
+    } else if (t.ne2 > 1) {
+      plan.layer_expert_bytes[static_cast<std::size_t>(t.layer)] += p.bytes;
+    } else {
+      plan.layer_dense_bytes[static_cast<std::size_t>(t.layer)] += p.bytes;
+    }
+  }
+}
+
 std::optional<WeightPlan> plan_weights(const ModelSpec& model, const std::string& format,
                                        const std::string& path, Issues& issues, bool imatrix) {
+  std::optional<WeightPlan> plan = place_tensors(model, format, path, issues, imatrix);
+  if (plan) summarize_layers(model, *plan);
+  return plan;
+}
+
+std::optional<WeightPlan> place_tensors(const ModelSpec& model, const std::string& format,
+                                        const std::string& path, Issues& issues, bool imatrix) {
   WeightPlan plan;
   plan.format = format;
   const Catalog& catalog = Catalog::instance();

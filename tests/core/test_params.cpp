@@ -162,3 +162,17 @@ TEST_CASE("Per-component counts by hand for Qwen3, Gemma 2, DeepSeek-V3 and gpt-
   // Experts: 24 x 32 x (2880 x 5760 gate/up + 5760 bias + 2880 x 2880 down + 2880 bias).
   CHECK(oss.params.experts_routed == 24LL * 32 * (2880LL * 5760 + 5760 + 2880LL * 2880 + 2880));
 }
+
+TEST_CASE("LFM2 short-convolution hybrid by hand", "[params][families][lfm2]") {
+  // LFM2-1.2B: tied embedding 65,536 x 2,048 = 134,217,728; 16 layers with two RMSNorms (4,096)
+  // and a SwiGLU of 2/3 x 12,288 = 8,192 (3 x 2,048 x 8,192 = 50,331,648); 6 attention layers
+  // (q, o 2048x2048; k, v 2048x512; per-head q/k norms 2 x 64) = 10,485,888; 10 conv layers
+  // (in_proj 2048x6144, conv 2048x3, out_proj 2048x2048) = 16,783,360; final norm 2,048.
+  // Sum: 1,170,340,608 — the model card's "Parameters: 1,170,340,608".
+  auto m = catalog_model("lfm2-1.2b");
+  CHECK(m.params.total == 134217728LL + 16 * (4096LL + 50331648) + 6 * 10485888LL +
+                              10 * 16783360LL + 2048);
+  CHECK(m.layers[0].attention.kind == llmcalc::AttentionKind::ssm);
+  CHECK(m.layers[2].attention.kind == llmcalc::AttentionKind::full);
+  CHECK(m.layers[0].attention.state_elements_per_seq == 2 * 2048);  // (L_cache - 1) x hidden
+}

@@ -14,6 +14,9 @@ std::string estimate_json(const std::string& request_json);
 /// Every catalog model ranked for a device (request as estimate's, without "model"); never throws.
 std::string rank_json(const std::string& request_json);
 
+/// The matrix, context sweep and device leaderboard around an estimate request; never throws.
+std::string explore_json(const std::string& request_json);
+
 /// Models, devices, formats, KV types and engines with their key figures; never throws.
 std::string catalog_json();
 

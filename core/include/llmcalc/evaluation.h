@@ -2,6 +2,7 @@
 // path behind estimate() and rank(), so both report the same numbers.
 #pragma once
 
+#include <memory>
 #include <optional>
 
 #include "llmcalc/memory.h"
@@ -12,7 +13,7 @@
 namespace llmcalc {
 
 struct Evaluation {
-  WeightPlan weights;
+  std::shared_ptr<const WeightPlan> weights;  // shared with the plan cache, never copied
   MemoryEstimate memory;
   SpeedEstimate speed;
   SpeedRequest speed_request;  // as used, for follow-up speeds (other batch sizes)
@@ -20,12 +21,12 @@ struct Evaluation {
 
 /// The weight plan of a scenario, with a file's exact bytes (weights_bytes) applied. For catalog
 /// models (`model` must then be the catalog model scenario.model_id names) plans are cached.
-std::optional<WeightPlan> scenario_weights(const Scenario& scenario, const ModelSpec& model,
-                                           Issues& issues);
+std::shared_ptr<const WeightPlan> scenario_weights(const Scenario& scenario,
+                                                   const ModelSpec& model, Issues& issues);
 
 /// Memory and speed for a given weight plan.
-Evaluation evaluate_plan(const Scenario& scenario, const ModelSpec& model, const WeightPlan& plan,
-                         bool find_max_context = true);
+Evaluation evaluate_plan(const Scenario& scenario, const ModelSpec& model,
+                         std::shared_ptr<const WeightPlan> plan, bool find_max_context = true);
 
 /// Evaluates `scenario` for `model` (normally scenario.model; rank() passes cached catalog
 /// models). `find_max_context` false skips the largest-context search. Errors (an unknown format)

@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -30,11 +31,19 @@ struct WeightPlan {
   int64_t active_expert_bytes = 0;  // routed experts one token reads
   int64_t token_embd_bytes = 0;     // read one row per token, not in full
   std::map<std::string, int64_t> bytes_by_storage;
+  // Where the bytes sit, for placing layers on devices: per decoder layer (routed experts
+  // apart), the output layer with model-level tensors, and the token embedding.
+  std::vector<int64_t> layer_dense_bytes;
+  std::vector<int64_t> layer_expert_bytes;
+  int64_t output_layer_bytes = 0;
   double bits_per_weight() const;
 };
 
 /// True for llama.cpp file types (GGUF); false for checkpoint formats (safetensors & co.).
 bool is_gguf_format(const std::string& format);
+
+/// The formats an engine loads, best quality first, with their nominal bits per weight.
+std::vector<std::pair<std::string, int>> engine_format_ladder(const std::string& engine);
 
 /// Lists every accepted format id.
 std::vector<std::string> weight_format_ids();
