@@ -3,6 +3,7 @@
 // server arguments, mlx-lm SERVER.md.
 #include "llmcalc/commands.h"
 
+#include <cctype>
 #include <sstream>
 #include <utility>
 #include <vector>
@@ -70,7 +71,16 @@ nlohmann::json launch_commands(const Scenario& s) {
   {
     Flags flags;
     std::string notes;
-    if (!gguf_repo.empty() && gguf) {
+    // A repository named after one quantization (e.g. "...-qat-q4_0-gguf") only serves that one.
+    std::string repo_lower = gguf_repo;
+    for (char& c : repo_lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    std::string weights_lower = s.weights;
+    for (char& c : weights_lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    bool single_quant_repo = false;
+    for (const char* quant : {"q4_0", "q8_0", "q4_k_m", "q5_k_m", "q6_k", "bf16", "f16"}) {
+      if (repo_lower.find(quant) != std::string::npos && weights_lower != quant) single_quant_repo = true;
+    }
+    if (!gguf_repo.empty() && gguf && !single_quant_repo) {
       flags.push_back({"-hf", gguf_repo + ":" + s.weights});
     } else {
       flags.push_back({"-m", s.model_id + "-" + s.weights + ".gguf"});

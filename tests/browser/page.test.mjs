@@ -92,7 +92,7 @@ test('the rank view sorts and its rows open the calculator for that model', asyn
   await page.locator('llm-calc #rank-table tbody tr').first().waitFor();
   assert.ok(await page.locator('llm-calc #rank-table tbody tr').count() >= 80);
   // Sort by decode speed: a numeric column sorts largest first on the first click.
-  await page.locator('llm-calc [data-sort="decode"]').click();
+  await page.locator('llm-calc #rank-table [data-sort="decode"]').click();
   const speeds = await page.locator('llm-calc #rank-table tbody tr td:nth-child(4)').allTextContents();
   const numbers = speeds.slice(0, 10).map((s) => parseFloat(s.replace(/,/g, '')));
   for (let i = 1; i < numbers.length; ++i) assert.ok(numbers[i - 1] >= numbers[i], speeds.slice(0, 10).join(' | '));
@@ -113,6 +113,21 @@ test('script payloads in the URL hash are rejected and never run', async () => {
   assert.equal(await page.locator('llm-calc #f-model').inputValue(), 'llama-3.1-8b');
   assert.equal(await page.evaluate(() => window.__pwned), undefined);
   assert.equal(await page.locator('llm-calc img, llm-calc script').count(), 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('matrix, memory chart and device table follow the estimate', async () => {
+  const { context, page, errors } = await openPage(browser);
+  await page.goto(`${base}/index.html#v=1&model=llama-3.1-8b&hw=rtx-4090`);
+  await page.locator('llm-calc #matrix-table tbody tr').first().waitFor();
+  // Q8_0 at 8K: 7.95 GiB of weights + 1 GiB KV + buffers fits a 24 GiB card comfortably.
+  const q8 = page.locator('llm-calc #matrix-table tbody tr').first();
+  assert.equal(await q8.locator('th').textContent(), 'Q8_0');
+  assert.match(await q8.locator('td').first().getAttribute('class'), /comfortable/);
+  assert.equal(await page.locator('llm-calc .chart circle').count(), 9);  // 4K ... 1M
+  await page.locator('llm-calc #devices-card summary').click();
+  assert.ok(await page.locator('llm-calc #device-table tbody tr').count() >= 90);
   assert.deepEqual(errors, []);
   await context.close();
 });

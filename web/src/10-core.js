@@ -28,6 +28,9 @@
           estimateEnvelope: function (request) {
             return JSON.parse(module.estimate(JSON.stringify(request)));
           },
+          explore: function (request) {
+            return JSON.parse(module.explore(JSON.stringify(request)));
+          },
           rank: function (request) {
             return JSON.parse(module.rank(JSON.stringify(request)));
           },

@@ -77,6 +77,19 @@
       this.schedule();
     }
 
+    // The matrix, chart and device table cost more than the main figures: they follow in a
+    // later task, once per burst of changes, so slider moves stay immediate.
+    scheduleExplore() {
+      if (this.exploreTimer) clearTimeout(this.exploreTimer);
+      this.exploreTimer = setTimeout(() => {
+        this.exploreTimer = 0;
+        const answer = this.core.explore(this.request());
+        if (answer.ok) {
+          LlmCalc.renderExplore(this.ui, answer.result, this.t.bind(this), LlmCalc.i18n.formatter(this.lang));
+        }
+      }, 60);
+    }
+
     // Coalesces the changes of one task into a single render, run before the next paint (a
     // microtask), so a slider move shows up in the same frame.
     schedule() {
@@ -238,6 +251,9 @@
       ui.commands = el('div', { class: 'commands' });
       ui.cost = el('dl', { class: 'figures' });
       ui.rank = el('div', { class: 'rank-view' });
+      ui.matrix = el('div', { class: 'matrix' });
+      ui.chart = el('div', { class: 'chart-wrap' });
+      ui.devices = el('div', { class: 'devices' });
       const rankButton = el('button', { type: 'button', id: 'rank-button', text: t('rank_button') });
       rankButton.addEventListener('click', () => {
         LlmCalc.renderRankView(ui.rank, this.core, this.state, t, LlmCalc.i18n.formatter(this.lang));
@@ -247,6 +263,9 @@
         el('div', { class: 'card' }, el('h2', { text: t('memory') }), ui.verdict, ui.bar, ui.figures),
         el('div', { class: 'card' }, el('h2', { text: t('decode') }), ui.speed),
         el('div', { class: 'card' }, el('h2', { text: t('architecture') }), ui.arch, ui.layers),
+        el('div', { class: 'card' }, el('h2', { text: t('matrix_title') }), ui.matrix),
+        el('div', { class: 'card' }, el('h2', { text: t('chart_title') }), ui.chart),
+        el('details', { class: 'card', id: 'devices-card' }, el('summary', { text: t('devices_title') }), ui.devices),
         el('div', { class: 'card' }, el('h2', { text: t('cost') }), ui.cost),
         el('div', { class: 'card' }, el('h2', { text: t('rank_title') }), rankButton, ui.rank),
         el('div', { class: 'card' }, el('h2', { text: t('commands') }), ui.commands),
@@ -420,6 +439,7 @@
           LlmCalc.dom.el('pre', { text: text }),
           entry.notes ? LlmCalc.dom.el('p', { class: 'hint', text: entry.notes }) : null));
       });
+      this.scheduleExplore();
       LlmCalc.dom.clear(ui.math);
       m.math.forEach((line) => {
         ui.math.appendChild(LlmCalc.dom.el('li', {}, LlmCalc.dom.el('strong', { text: line.name + ': ' }),

@@ -1,0 +1,123 @@
+// Panels around the main estimate, from the core's explore(): the quantization x context matrix,
+// memory against context (an inline SVG chart, log axis, the device's limit drawn) and the same
+// model on every catalog device (sortable).
+(function (LlmCalc) {
+  'use strict';
+
+  const el = LlmCalc.dom.el;
+  const SVG = 'http://www.w3.org/2000/svg';
+
+  function svg(tag, attributes) {
+    const node = document.createElementNS(SVG, tag);
+    Object.keys(attributes || {}).forEach((name) => node.setAttribute(name, String(attributes[name])));
+    return node;
+  }
+
+  function renderMatrix(container, result, t, f) {
+    LlmCalc.dom.clear(container);
+    const contexts = [];
+    const formats = [];
+    result.matrix.forEach((cell) => {
+      if (contexts.indexOf(cell.context_tokens) < 0) contexts.push(cell.context_tokens);
+      if (formats.indexOf(cell.weights) < 0) formats.push(cell.weights);
+    });
+    const head = el('tr', {}, el('th', { scope: 'col', text: t('weights') }));
+    contexts.forEach((c) => head.appendChild(el('th', { scope: 'col', text: f.tokens(c) })));
+    const body = el('tbody');
+    formats.forEach((format) => {
+      const row = el('tr', {}, el('th', { scope: 'row', text: format }));
+      contexts.forEach((c) => {
+        const cell = result.matrix.find((m) => m.weights === format && m.context_tokens === c);
+        row.appendChild(el('td', { class: 'verdict-cell ' + (cell ? cell.verdict : ''),
+                                   title: cell ? t(cell.verdict) : '',
+                                   text: cell ? f.gib(cell.total_bytes) : '—' }));
+      });
+      body.appendChild(row);
+    });
+    container.appendChild(el('div', { class: 'table-wrap' },
+      el('table', { class: 'rank', id: 'matrix-table' }, el('thead', {}, head), body)));
+  }
+
+  // Memory against context on a log2 x-axis from 4K to 1M tokens, with the usable line.
+  function renderChart(container, result, t, f) {
+    LlmCalc.dom.clear(container);
+    const points = result.sweep;
+    if (!points.length) return;
+    const width = 560;
+    const height = 220;
+    const pad = { left: 56, right: 12, top: 12, bottom: 34 };
+    const maxBytes = Math.max(result.usable_bytes, ...points.map((p) => p.total_bytes)) * 1.05;
+    const x = (tokens) => pad.left + (Math.log2(tokens) - 12) / (20 - 12) * (width - pad.left - pad.right);
+    const y = (bytes) => height - pad.bottom - bytes / maxBytes * (height - pad.top - pad.bottom);
+    const chart = svg('svg', { viewBox: `0 0 ${width} ${height}`, class: 'chart', role: 'img',
+                               'aria-label': t('chart_label') });
+    for (let power = 12; power <= 20; power += 2) {
+      const tx = x(2 ** power);
+      chart.appendChild(svg('line', { x1: tx, x2: tx, y1: pad.top, y2: height - pad.bottom, class: 'grid' }));
+      const label = svg('text', { x: tx, y: height - 12, 'text-anchor': 'middle', class: 'axis' });
+      label.textContent = f.tokens(2 ** power);
+      chart.appendChild(label);
+    }
+    const limit = y(result.usable_bytes);
+    chart.appendChild(svg('line', { x1: pad.left, x2: width - pad.right, y1: limit, y2: limit, class: 'limit' }));
+    const limitLabel = svg('text', { x: pad.left + 4, y: limit - 4, class: 'axis' });
+    limitLabel.textContent = t('usable') + ' ' + f.gib(result.usable_bytes);
+    chart.appendChild(limitLabel);
+    const path = points.map((p, i) => (i ? 'L' : 'M') + x(p.context_tokens).toFixed(1) + ' ' + y(p.total_bytes).toFixed(1)).join(' ');
+    chart.appendChild(svg('path', { d: path, class: 'series' }));
+    points.forEach((p) => chart.appendChild(svg('circle', { cx: x(p.context_tokens), cy: y(p.total_bytes), r: 3,
+                                                             class: p.fits ? 'fits' : 'oom' })));
+    const top = svg('text', { x: 4, y: pad.top + 10, class: 'axis' });
+    top.textContent = f.gib(maxBytes);
+    chart.appendChild(top);
+    container.appendChild(chart);
+  }
+
+  function renderDevices(container, result, t, f) {
+    LlmCalc.dom.clear(container);
+    const rows = result.devices.slice();
+    const columns = [
+      { key: 'name', label: 'hw', value: (d) => d.name, text: (d) => d.name },
+      { key: 'verdict', label: 'verdict', value: (d) => ({ comfortable: 0, tight: 1, oom: 2 })[d.verdict], text: (d) => t(d.verdict) },
+      { key: 'memory', label: 'total', value: (d) => d.total_bytes / Math.max(1, d.usable_bytes),
+        text: (d) => f.gib(d.total_bytes) + ' / ' + f.gib(d.usable_bytes) },
+      { key: 'decode', label: 'decode', value: (d) => d.decode_tokens_per_s, text: (d) => f.speed(d.decode_tokens_per_s) },
+      { key: 'ttft', label: 'ttft', value: (d) => d.ttft_s, text: (d) => f.seconds(d.ttft_s) },
+      { key: 'context', label: 'max_context', value: (d) => d.max_context_tokens, text: (d) => f.integer(d.max_context_tokens) },
+    ];
+    let sortKey = 'decode';
+    let ascending = false;
+    const head = el('tr');
+    const body = el('tbody');
+    columns.forEach((column) => {
+      const button = el('button', { type: 'button', 'data-sort': column.key, text: t(column.label) });
+      button.addEventListener('click', () => {
+        ascending = sortKey === column.key ? !ascending : column.key === 'name' || column.key === 'verdict' || column.key === 'ttft';
+        sortKey = column.key;
+        draw();
+      });
+      head.appendChild(el('th', { scope: 'col' }, button));
+    });
+    function draw() {
+      const column = columns.find((c) => c.key === sortKey);
+      rows.sort((a, b) => {
+        const p = column.value(a);
+        const q = column.value(b);
+        const order = typeof p === 'string' ? p.localeCompare(q) : p - q;
+        return ascending ? order : -order;
+      });
+      LlmCalc.dom.clear(body);
+      rows.forEach((d) => body.appendChild(el('tr', { 'data-device': d.id },
+        ...columns.map((c) => el('td', { class: c.key === 'verdict' ? 'verdict-cell ' + d.verdict : null, text: c.text(d) })))));
+    }
+    container.appendChild(el('div', { class: 'table-wrap' },
+      el('table', { class: 'rank', id: 'device-table' }, el('thead', {}, head), body)));
+    draw();
+  }
+
+  LlmCalc.renderExplore = function (ui, result, t, f) {
+    renderMatrix(ui.matrix, result, t, f);
+    renderChart(ui.chart, result, t, f);
+    renderDevices(ui.devices, result, t, f);
+  };
+})(window.LlmCalc);
