@@ -9,6 +9,7 @@
 #include "llmcalc/cost.h"
 #include "llmcalc/evaluation.h"
 #include "llmcalc/explore.h"
+#include "llmcalc/finetune.h"
 #include "llmcalc/rank.h"
 #include "llmcalc/gguf_reader.h"
 #include "llmcalc/safetensors_reader.h"
@@ -154,6 +155,7 @@ nlohmann::json run_estimate(const nlohmann::json& request, Issues& issues) {
           {"hardware", hardware_json(s.hardware)},
           {"commands", launch_commands(s)},
           {"cost", estimate_cost(cost_inputs, cost_assumptions)},
+          {"finetune", estimate_finetune(s.model, read_finetune_settings(request, issues))},
           {"scenario", scenario_json(s)}};
 }
 

@@ -250,6 +250,7 @@
       ui.math = el('ul', { class: 'math' });
       ui.commands = el('div', { class: 'commands' });
       ui.cost = el('dl', { class: 'figures' });
+      ui.finetune = el('dl', { class: 'figures' });
       ui.rank = el('div', { class: 'rank-view' });
       ui.matrix = el('div', { class: 'matrix' });
       ui.chart = el('div', { class: 'chart-wrap' });
@@ -267,6 +268,7 @@
         el('div', { class: 'card' }, el('h2', { text: t('chart_title') }), ui.chart),
         el('details', { class: 'card', id: 'devices-card' }, el('summary', { text: t('devices_title') }), ui.devices),
         el('div', { class: 'card' }, el('h2', { text: t('cost') }), ui.cost),
+        el('div', { class: 'card' }, el('h2', { text: t('finetune') }), ui.finetune),
         el('div', { class: 'card' }, el('h2', { text: t('rank_title') }), rankButton, ui.rank),
         el('div', { class: 'card' }, el('h2', { text: t('commands') }), ui.commands),
         el('details', { class: 'card' }, el('summary', { text: t('show_math') }), ui.math));
@@ -420,6 +422,14 @@
         [t('monthly'), usd(c.own.monthly_usd) + ' / ' + usd(c.rent.monthly_usd) + ' / ' + usd(c.api.monthly_usd), 'cost-monthly'],
         [t('break_even'), c.break_even_months_vs_rent ? f.number(c.break_even_months_vs_rent, 1) + ' ' + t('months') : '—', 'cost-break-even'],
       ]);
+      const usable = m.per_device.length ? m.per_device[0].usable_bytes : m.usable_bytes;
+      fillList(ui.finetune, ['full', 'lora', 'qlora'].map((method) => {
+        const ft = r.finetune[method];
+        return [t('ft_' + method), f.gib(ft.total_bytes) + ' ' + t('per_gpu') + ' · ' +
+          (ft.total_bytes <= usable ? t('fits_device') : t('oom')) + ' (' + t('ft_weights') + ' ' + f.gib(ft.weights_bytes) +
+          ', ' + t('ft_optimizer') + ' ' + f.gib(ft.optimizer_bytes + ft.gradients_bytes + ft.master_weights_bytes) +
+          ', ' + t('ft_activations') + ' ' + f.gib(ft.activations_bytes) + ')', 'ft-' + method];
+      }));
       LlmCalc.dom.clear(ui.commands);
       Object.keys(r.commands).forEach((engine) => {
         const entry = r.commands[engine];
