@@ -24,7 +24,7 @@
       link_version: 'This link is from another version; defaults are shown.',
       link_broken: 'Part of this link was not valid; those settings were reset to defaults.',
       error: 'Cannot estimate', tokens_per_s: 'tok/s', seconds: 's',
-      context_note: 'KV at this context', kv_per_token: 'KV bytes per token', breakdown: 'Parameters by part', my_model: 'My model (config.json, .gguf, .safetensors; read in your browser)', commands: 'Launch commands', cost: 'Cost', rank_title: 'What runs on this device', finetune: 'Fine-tuning memory (AdamW, bf16, micro-batch 1, 2,048 tokens, checkpointing)', ft_full: 'Full fine-tuning', ft_lora: 'LoRA (rank 16, all linear layers)', ft_qlora: 'QLoRA (NF4 base)', per_gpu: 'per GPU', fits_device: 'fits this device', ft_weights: 'weights', ft_optimizer: 'gradients + optimizer', ft_activations: 'activations', matrix_title: 'Memory by weight format and context', chart_title: 'Memory against context', chart_label: 'Memory needed from 4K to 1M tokens of context, with the usable memory line', devices_title: 'This model on every device', offload: 'Offload (llama.cpp)', ngl: 'GPU layers (-ngl, 0 = all)', cmoe: 'Layers with experts in RAM (--n-cpu-moe)', device: 'Device', layers_short: 'layers', system_ram: 'System RAM (offloaded)', rank_button: 'Rank every model for this device', filter: 'Filter by name, family or license', max_context: 'Max context', params_total_short: 'Parameters', own_per_million: 'Own: $ per 1M output tokens (1 · concurrent)', rent_per_million: 'Rent: $ per 1M output tokens', api_per_million: 'API: $ per 1M output tokens', monthly: 'Monthly: own / rent / API', break_even: 'Buying beats renting after', months: 'months', copy: 'Copy', copied_command: 'Command copied',
+      context_note: 'KV at this context', kv_per_token: 'KV bytes per token', breakdown: 'Parameters by part', my_model: 'My model (config.json, .gguf, .safetensors; read in your browser)', commands: 'Launch commands', cost: 'Cost', rank_title: 'What runs on this device', answers_title: 'In short', finetune: 'Fine-tuning memory (AdamW, bf16, micro-batch 1, 2,048 tokens, checkpointing)', ft_full: 'Full fine-tuning', ft_lora: 'LoRA (rank 16, all linear layers)', ft_qlora: 'QLoRA (NF4 base)', per_gpu: 'per GPU', fits_device: 'fits this device', ft_weights: 'weights', ft_optimizer: 'gradients + optimizer', ft_activations: 'activations', matrix_title: 'Memory by weight format and context', chart_title: 'Memory against context', chart_label: 'Memory needed from 4K to 1M tokens of context, with the usable memory line', devices_title: 'This model on every device', offload: 'Offload (llama.cpp)', ngl: 'GPU layers (-ngl, 0 = all)', cmoe: 'Layers with experts in RAM (--n-cpu-moe)', device: 'Device', layers_short: 'layers', system_ram: 'System RAM (offloaded)', rank_button: 'Rank every model for this device', filter: 'Filter by name, family or license', max_context: 'Max context', params_total_short: 'Parameters', own_per_million: 'Own: $ per 1M output tokens (1 · concurrent)', rent_per_million: 'Rent: $ per 1M output tokens', api_per_million: 'API: $ per 1M output tokens', monthly: 'Monthly: own / rent / API', break_even: 'Buying beats renting after', months: 'months', copy: 'Copy', copied_command: 'Command copied',
     },
     es: {
       title: 'Calculadora de inferencia de LLM',
@@ -47,7 +47,7 @@
       link_version: 'Este enlace es de otra versión; se muestran los valores por defecto.',
       link_broken: 'Parte de este enlace no era válida; esos ajustes volvieron a sus valores por defecto.',
       error: 'No se puede estimar', tokens_per_s: 'tok/s', seconds: 's',
-      context_note: 'KV en este contexto', kv_per_token: 'Bytes de KV por token', breakdown: 'Parámetros por parte', my_model: 'Mi modelo (config.json, .gguf, .safetensors; se lee en tu navegador)', commands: 'Comandos de arranque', cost: 'Coste', rank_title: 'Qué funciona en este dispositivo', finetune: 'Memoria de ajuste fino (AdamW, bf16, micro-lote 1, 2.048 tokens, checkpointing)', ft_full: 'Ajuste completo', ft_lora: 'LoRA (rango 16, todas las capas lineales)', ft_qlora: 'QLoRA (base NF4)', per_gpu: 'por GPU', fits_device: 'cabe en este dispositivo', ft_weights: 'pesos', ft_optimizer: 'gradientes + optimizador', ft_activations: 'activaciones', matrix_title: 'Memoria por formato y contexto', chart_title: 'Memoria según el contexto', chart_label: 'Memoria necesaria de 4K a 1M tokens de contexto, con la línea de memoria utilizable', devices_title: 'Este modelo en cada dispositivo', offload: 'Descarga (llama.cpp)', ngl: 'Capas en la GPU (-ngl, 0 = todas)', cmoe: 'Capas con expertos en RAM (--n-cpu-moe)', device: 'Dispositivo', layers_short: 'capas', system_ram: 'RAM del sistema (descargado)', rank_button: 'Clasificar todos los modelos para este dispositivo', filter: 'Filtrar por nombre, familia o licencia', max_context: 'Contexto máximo', params_total_short: 'Parámetros', own_per_million: 'Propio: $ por 1M tokens de salida (1 · concurrente)', rent_per_million: 'Alquiler: $ por 1M tokens de salida', api_per_million: 'API: $ por 1M tokens de salida', monthly: 'Mensual: propio / alquiler / API', break_even: 'Comprar sale mejor que alquilar tras', months: 'meses', copy: 'Copiar', copied_command: 'Comando copiado',
+      context_note: 'KV en este contexto', kv_per_token: 'Bytes de KV por token', breakdown: 'Parámetros por parte', my_model: 'Mi modelo (config.json, .gguf, .safetensors; se lee en tu navegador)', commands: 'Comandos de arranque', cost: 'Coste', rank_title: 'Qué funciona en este dispositivo', answers_title: 'En resumen', finetune: 'Memoria de ajuste fino (AdamW, bf16, micro-lote 1, 2.048 tokens, checkpointing)', ft_full: 'Ajuste completo', ft_lora: 'LoRA (rango 16, todas las capas lineales)', ft_qlora: 'QLoRA (base NF4)', per_gpu: 'por GPU', fits_device: 'cabe en este dispositivo', ft_weights: 'pesos', ft_optimizer: 'gradientes + optimizador', ft_activations: 'activaciones', matrix_title: 'Memoria por formato y contexto', chart_title: 'Memoria según el contexto', chart_label: 'Memoria necesaria de 4K a 1M tokens de contexto, con la línea de memoria utilizable', devices_title: 'Este modelo en cada dispositivo', offload: 'Descarga (llama.cpp)', ngl: 'Capas en la GPU (-ngl, 0 = todas)', cmoe: 'Capas con expertos en RAM (--n-cpu-moe)', device: 'Dispositivo', layers_short: 'capas', system_ram: 'RAM del sistema (descargado)', rank_button: 'Clasificar todos los modelos para este dispositivo', filter: 'Filtrar por nombre, familia o licencia', max_context: 'Contexto máximo', params_total_short: 'Parámetros', own_per_million: 'Propio: $ por 1M tokens de salida (1 · concurrente)', rent_per_million: 'Alquiler: $ por 1M tokens de salida', api_per_million: 'API: $ por 1M tokens de salida', monthly: 'Mensual: propio / alquiler / API', break_even: 'Comprar sale mejor que alquilar tras', months: 'meses', copy: 'Copiar', copied_command: 'Comando copiado',
     },
   };
 
@@ -98,6 +98,26 @@
     };
   }
 
-  LlmCalc.i18n = { STRINGS: STRINGS, pickLanguage: pickLanguage, translator: translator,
+  // Sentences with values filled in (values are inserted as text, never as markup).
+  const SENTENCES = {
+    en: {
+      fit: (v) => `${v.model} at ${v.weights} on ${v.device} with ${v.context} tokens of context: ${v.verdict}` +
+        (v.short ? `, ${v.free} short.` : `, ${v.free} to spare.`),
+      context: (v) => `The largest context that fits is ${v.max} tokens (the model's native window is ${v.native}).`,
+      speed: (v) => `Expect about ${v.decode} tokens/s when generating (likely ${v.low}–${v.high}) and ${v.ttft} s before the first token of a ${v.prompt}-token prompt.`,
+    },
+    es: {
+      fit: (v) => `${v.model} en ${v.weights} sobre ${v.device} con ${v.context} tokens de contexto: ${v.verdict}` +
+        (v.short ? `; faltan ${v.free}.` : `; sobran ${v.free}.`),
+      context: (v) => `El mayor contexto que cabe es de ${v.max} tokens (la ventana nativa del modelo es de ${v.native}).`,
+      speed: (v) => `Cuenta con unos ${v.decode} tokens/s al generar (probablemente ${v.low}–${v.high}) y ${v.ttft} s hasta el primer token de un prompt de ${v.prompt} tokens.`,
+    },
+  };
+
+  function sentence(lang, key, values) {
+    return (SENTENCES[lang] || SENTENCES.en)[key](values);
+  }
+
+  LlmCalc.i18n = { STRINGS: STRINGS, sentence: sentence, pickLanguage: pickLanguage, translator: translator,
                    formatter: formatter };
 })(window.LlmCalc);

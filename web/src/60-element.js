@@ -242,6 +242,7 @@
 
       // Results.
       ui.verdict = el('p', { class: 'verdict', 'data-testid': 'verdict' });
+      ui.answers = el('ul', { class: 'answers', 'data-testid': 'answers' });
       ui.bar = el('div', { class: 'bar', role: 'img' });
       ui.figures = el('dl', { class: 'figures' });
       ui.speed = el('dl', { class: 'figures' });
@@ -261,6 +262,7 @@
       });
 
       const results = el('section', { class: 'results', 'aria-live': 'polite' },
+        el('div', { class: 'card' }, el('h2', { text: t('answers_title') }), ui.answers),
         el('div', { class: 'card' }, el('h2', { text: t('memory') }), ui.verdict, ui.bar, ui.figures),
         el('div', { class: 'card' }, el('h2', { text: t('decode') }), ui.speed),
         el('div', { class: 'card' }, el('h2', { text: t('architecture') }), ui.arch, ui.layers),
@@ -347,6 +349,18 @@
       const scale = Math.max(used, m.usable_bytes, 1);
 
       ui.verdict.textContent = t(m.verdict);
+      // Short answers to the usual questions, written from the numbers above.
+      const name = r.model.name || r.model.id;
+      const device = (r.hardware.name || r.hardware.id) + (this.state.n > 1 ? ' x' + this.state.n : '');
+      LlmCalc.dom.clear(ui.answers);
+      [
+        LlmCalc.i18n.sentence(this.lang, 'fit', { model: name, weights: r.weights.format, device: device,
+          context: f.integer(this.state.ctx), verdict: t(m.verdict).toLowerCase(), free: f.gib(Math.abs(m.headroom_bytes)),
+          short: m.headroom_bytes < 0 }),
+        LlmCalc.i18n.sentence(this.lang, 'context', { max: f.integer(m.max_context_tokens), native: f.integer(r.model.max_context_tokens) }),
+        LlmCalc.i18n.sentence(this.lang, 'speed', { decode: f.speed(r.decode.tokens_per_s), low: f.speed(r.decode.low),
+          high: f.speed(r.decode.high), ttft: f.seconds(r.prefill.ttft_s), prompt: f.integer(this.state.prompt) }),
+      ].forEach((text) => ui.answers.appendChild(LlmCalc.dom.el('li', { text: text })));
       ui.verdict.className = 'verdict ' + m.verdict;
       LlmCalc.dom.clear(ui.bar);
       [['weights_part', m.weights_bytes, 'w'], ['kv_part', m.kv_cache_bytes, 'k'],
