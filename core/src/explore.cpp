@@ -22,6 +22,73 @@ const std::vector<Hardware>& catalog_hardware() {
   return devices;
 }
 
+const Hardware* find_hardware(const std::string& id) {
+  for (const Hardware& h : catalog_hardware()) {
+    if (h.id == id) return &h;
+  }
+  return nullptr;
+}
+
+// Whether `scenario` fits comfortably on `count` of `hardware`.
+bool fits_comfortably(Scenario s, const ModelSpec& model, const Hardware& hardware, int64_t count) {
+  s.hardware = hardware;
+  s.devices = count;
+  s.speed = default_speed_assumptions(speed_calibration_key(hardware), s.engine.engine);
+  Issues issues;
+  std::optional<Evaluation> e = evaluate(s, model, issues, false);
+  return e && e->memory.verdict == "comfortable";
+}
+
+// The cheapest device that fits comfortably, a unified-memory option, the cheapest cloud offer
+// and the cheapest multi-GPU combination of priced discrete cards (launch prices, see data/).
+nlohmann::json recommendations(const Scenario& base, const ModelSpec& model, const nlohmann::json& devices) {
+  nlohmann::json cheapest = nullptr;
+  nlohmann::json unified = nullptr;
+  for (const auto& d : devices) {
+    if (d["verdict"] != "comfortable") continue;
+    bool priced = d["price_usd"].is_number();
+    if (priced && (cheapest.is_null() || d["price_usd"].get<double>() < cheapest["price_usd"].get<double>())) {
+      cheapest = d;
+    }
+    if (d["kind"] == "unified" && (unified.is_null() || d["total_bytes"].get<double>() / d["usable_bytes"].get<double>() >
+                                                            unified["total_bytes"].get<double>() / unified["usable_bytes"].get<double>())) {
+      unified = d;  // the one the model fills best, i.e. the smallest that fits
+    }
+  }
+  nlohmann::json cloud = nullptr;
+  const nlohmann::json& offers = Catalog::instance().document("cloud_offers.json");
+  for (const auto& offer : offers.value("offers", nlohmann::json::array())) {
+    if (!offer["device_id"].is_string() || !offer["usd_per_hour"].is_number()) continue;
+    const Hardware* hardware = find_hardware(offer["device_id"].get<std::string>());
+    int64_t count = offer.value("device_count", int64_t{1});
+    if (!hardware || (!cloud.is_null() && offer["usd_per_hour"].get<double>() >= cloud["usd_per_hour"].get<double>())) {
+      continue;
+    }
+    if (fits_comfortably(base, model, *hardware, count)) {
+      cloud = {{"id", offer.value("id", "")}, {"provider", offer.value("provider", "")},
+               {"device_id", hardware->id}, {"device_count", count},
+               {"usd_per_hour", offer["usd_per_hour"]}, {"price_date", offer.value("price_date", "")},
+               {"source", offer.value("source", "")}};
+    }
+  }
+  nlohmann::json multi = nullptr;
+  for (const Hardware& h : catalog_hardware()) {
+    if (h.kind != "discrete" || h.price_usd <= 0) continue;
+    for (int64_t count : {2, 4}) {
+      double price = h.price_usd * static_cast<double>(count);
+      if (!multi.is_null() && price >= multi["price_usd"].get<double>()) continue;
+      if (fits_comfortably(base, model, h, count)) {
+        multi = {{"id", h.id}, {"name", h.name}, {"count", count}, {"price_usd", price}};
+        break;
+      }
+    }
+  }
+  return {{"cheapest_device", cheapest}, {"unified_memory", unified}, {"cheapest_cloud", cloud},
+          {"multi_gpu", multi},
+          {"best_value_used", nullptr},  // no used prices in the data yet
+          {"note", "Launch prices and dated cloud offers from data/; used prices are not collected yet."}};
+}
+
 }  // namespace
 
 nlohmann::json explore(const nlohmann::json& request, Issues& issues) {
@@ -88,7 +155,8 @@ nlohmann::json explore(const nlohmann::json& request, Issues& issues) {
                        {"price_usd", s.hardware.price_usd >= 0 ? nlohmann::json(s.hardware.price_usd)
                                                                : nlohmann::json(nullptr)}});
   }
-  return {{"matrix", matrix}, {"sweep", sweep}, {"usable_bytes", usable}, {"devices", devices}};
+  return {{"matrix", matrix}, {"sweep", sweep}, {"usable_bytes", usable}, {"devices", devices},
+          {"recommendations", recommendations(*resolved, model, devices)}};
 }
 
 }  // namespace llmcalc

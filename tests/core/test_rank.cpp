@@ -67,3 +67,36 @@ TEST_CASE("Models that do not fit get an offload option that does", "[rank][offl
   }
   CHECK(checked >= 3);  // e.g. Qwen3-30B-A3B with its experts in RAM on an 8 GB card
 }
+
+TEST_CASE("explore(): matrix and leaderboard agree with estimate; recommendations follow their rules", "[explore]") {
+  nlohmann::json request = {{"model", "qwen3-32b"}, {"weights", "Q4_K_M"}, {"hardware", "rtx-4090"},
+                            {"context_tokens", 32768}};
+  auto answer = nlohmann::json::parse(llmcalc::explore_json(request.dump()));
+  REQUIRE(answer["ok"] == true);
+  const auto& r = answer["result"];
+  for (const auto& cell : r["matrix"]) {
+    auto single = llmcalc_test::estimate({{"model", "qwen3-32b"}, {"weights", cell["weights"]},
+                                          {"hardware", "rtx-4090"}, {"context_tokens", cell["context_tokens"]}});
+    CHECK(cell["verdict"] == single["result"]["memory"]["verdict"]);
+    CHECK(cell["total_bytes"] == single["result"]["memory"]["total_bytes"]);
+  }
+  double cheapest = 1e18;
+  for (const auto& d : r["devices"]) {
+    if (d["id"] == "rtx-3090") {
+      auto single = llmcalc_test::estimate({{"model", "qwen3-32b"}, {"weights", "Q4_K_M"},
+                                            {"hardware", "rtx-3090"}, {"context_tokens", 32768}});
+      CHECK(d["max_context_tokens"] == single["result"]["memory"]["max_context_tokens"]);
+      CHECK(d["decode_tokens_per_s"].get<double>() == Approx(single["result"]["decode"]["tokens_per_s"].get<double>()));
+    }
+    if (d["verdict"] == "comfortable" && d["price_usd"].is_number()) cheapest = std::min(cheapest, d["price_usd"].get<double>());
+  }
+  const auto& rec = r["recommendations"];
+  REQUIRE(rec["cheapest_device"].is_object());
+  CHECK(rec["cheapest_device"]["price_usd"].get<double>() == cheapest);
+  CHECK(rec["cheapest_device"]["verdict"] == "comfortable");
+  REQUIRE(rec["cheapest_cloud"].is_object());
+  auto cloud = llmcalc_test::estimate({{"model", "qwen3-32b"}, {"weights", "Q4_K_M"},
+                                       {"hardware", rec["cheapest_cloud"]["device_id"]},
+                                       {"devices", rec["cheapest_cloud"]["device_count"]}, {"context_tokens", 32768}});
+  CHECK(cloud["result"]["memory"]["verdict"] == "comfortable");
+}

@@ -82,7 +82,7 @@
       { key: 'memory', label: 'total', value: (d) => d.total_bytes / Math.max(1, d.usable_bytes),
         text: (d) => f.gib(d.total_bytes) + ' / ' + f.gib(d.usable_bytes) },
       { key: 'decode', label: 'decode', value: (d) => d.decode_tokens_per_s, text: (d) => f.speed(d.decode_tokens_per_s) },
-      { key: 'ttft', label: 'ttft', value: (d) => d.ttft_s, text: (d) => f.seconds(d.ttft_s) },
+      { key: 'ttft', label: 'ttft', value: (d) => d.ttft_s, text: (d) => (d.ttft_s > 0 ? f.seconds(d.ttft_s) : '—') },
       { key: 'context', label: 'max_context', value: (d) => d.max_context_tokens, text: (d) => f.integer(d.max_context_tokens) },
     ];
     let sortKey = 'decode';
@@ -115,7 +115,22 @@
     draw();
   }
 
+  function renderRecommendations(container, result, t, f) {
+    LlmCalc.dom.clear(container);
+    const r = result.recommendations;
+    const usd = (v) => '$' + f.number(v, 0);
+    const rows = [
+      [t('rec_device'), r.cheapest_device ? r.cheapest_device.name + ' (' + usd(r.cheapest_device.price_usd) + ')' : '—'],
+      [t('rec_unified'), r.unified_memory ? r.unified_memory.name : '—'],
+      [t('rec_cloud'), r.cheapest_cloud ? r.cheapest_cloud.provider + ' ' + r.cheapest_cloud.device_count + ' x ' +
+        r.cheapest_cloud.device_id + ' (' + '$' + f.number(r.cheapest_cloud.usd_per_hour, 2) + '/h, ' + r.cheapest_cloud.price_date + ')' : '—'],
+      [t('rec_multi'), r.multi_gpu ? r.multi_gpu.count + ' x ' + r.multi_gpu.name + ' (' + usd(r.multi_gpu.price_usd) + ')' : '—'],
+    ];
+    rows.forEach((row) => container.appendChild(el('div', { class: 'item' }, el('dt', { text: row[0] }), el('dd', { text: row[1] }))));
+  }
+
   LlmCalc.renderExplore = function (ui, result, t, f) {
+    renderRecommendations(ui.recommendations, result, t, f);
     renderMatrix(ui.matrix, result, t, f);
     renderChart(ui.chart, result, t, f);
     renderDevices(ui.devices, result, t, f);

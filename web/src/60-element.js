@@ -256,6 +256,7 @@
       ui.matrix = el('div', { class: 'matrix' });
       ui.chart = el('div', { class: 'chart-wrap' });
       ui.devices = el('div', { class: 'devices' });
+      ui.recommendations = el('dl', { class: 'figures', id: 'recommendations' });
       const rankButton = el('button', { type: 'button', id: 'rank-button', text: t('rank_button') });
       rankButton.addEventListener('click', () => {
         LlmCalc.renderRankView(ui.rank, this.core, this.state, t, LlmCalc.i18n.formatter(this.lang));
@@ -268,6 +269,7 @@
         el('div', { class: 'card' }, el('h2', { text: t('architecture') }), ui.arch, ui.layers),
         el('div', { class: 'card' }, el('h2', { text: t('matrix_title') }), ui.matrix),
         el('div', { class: 'card' }, el('h2', { text: t('chart_title') }), ui.chart),
+        el('div', { class: 'card' }, el('h2', { text: t('rec_title') }), ui.recommendations),
         el('details', { class: 'card', id: 'devices-card' }, el('summary', { text: t('devices_title') }), ui.devices),
         el('div', { class: 'card' }, el('h2', { text: t('cost') }), ui.cost),
         el('div', { class: 'card' }, el('h2', { text: t('finetune') }), ui.finetune),
@@ -390,7 +392,7 @@
           f.speed(r.decode.low) + '–' + f.speed(r.decode.high) + ') · ' +
           (r.decode.bound === 'compute' ? t('compute_bound') : t('memory_bound')), 'decode'],
         [t('prefill'), f.speed(r.prefill.tokens_per_s) + ' ' + t('tokens_per_s'), 'prefill'],
-        [t('ttft'), f.seconds(r.prefill.ttft_s) + ' ' + t('seconds'), 'ttft'],
+        [t('ttft'), r.prefill.ttft_s > 0 ? f.seconds(r.prefill.ttft_s) + ' ' + t('seconds') : '— (' + t('no_compute') + ')', 'ttft'],
       ]);
       const card = r.model;
       const first = card.layer_groups.find((g) => g.q_heads > 0) || {};
