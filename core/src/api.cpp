@@ -117,6 +117,28 @@ std::string guarded(const std::string& request_json,
   }
 }
 
+// Fine-tuning memory, with the cheapest priced catalog device whose usable memory holds each
+// method's per-GPU total (launch prices from data/devices).
+nlohmann::json finetune_with_devices(const Scenario& s, const FinetuneSettings& settings) {
+  nlohmann::json out = estimate_finetune(s.model, settings);
+  EngineSettings training;
+  training.engine = "transformers";
+  for (const char* method : {"full", "lora", "qlora"}) {
+    double need = out[method]["total_bytes"].get<double>();
+    nlohmann::json best = nullptr;
+    for (const CatalogDevice& device : Catalog::instance().devices()) {
+      Hardware h = hardware_from_record(device.record);
+      if (h.price_usd <= 0 || h.kind == "cpu") continue;
+      if (static_cast<double>(usable_memory_bytes(h, training)) < need) continue;
+      if (best.is_null() || h.price_usd < best["price_usd"].get<double>()) {
+        best = {{"id", h.id}, {"name", h.name}, {"price_usd", h.price_usd}};
+      }
+    }
+    out[method]["recommended_device"] = best;
+  }
+  return out;
+}
+
 nlohmann::json run_estimate(const nlohmann::json& request, Issues& issues) {
   std::optional<Scenario> scenario = resolve_scenario(request, issues);
   if (!scenario) return nullptr;
@@ -155,7 +177,7 @@ nlohmann::json run_estimate(const nlohmann::json& request, Issues& issues) {
           {"hardware", hardware_json(s.hardware)},
           {"commands", launch_commands(s)},
           {"cost", estimate_cost(cost_inputs, cost_assumptions)},
-          {"finetune", estimate_finetune(s.model, read_finetune_settings(request, issues))},
+          {"finetune", finetune_with_devices(s, read_finetune_settings(request, issues))},
           {"scenario", scenario_json(s)}};
 }
 

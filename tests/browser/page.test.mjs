@@ -96,6 +96,11 @@ test('the rank view sorts and its rows open the calculator for that model', asyn
   const speeds = await page.locator('llm-calc #rank-table tbody tr td:nth-child(4)').allTextContents();
   const numbers = speeds.slice(0, 10).map((s) => parseFloat(s.replace(/,/g, '')));
   for (let i = 1; i < numbers.length; ++i) assert.ok(numbers[i - 1] >= numbers[i], speeds.slice(0, 10).join(' | '));
+  // The quality floor: at 8 bits per weight, every row is Q8_0.
+  await page.locator('llm-calc #rank-min-bits').selectOption('8');
+  await page.locator('llm-calc #rank-table tbody tr').first().waitFor();
+  const formats = await page.locator('llm-calc #rank-table tbody tr td:nth-child(2)').allTextContents();
+  assert.ok(formats.every((text) => text.startsWith('Q8_0')), formats.slice(0, 5).join(' | '));
   const first = page.locator('llm-calc #rank-table tbody tr').first();
   const model = await first.getAttribute('data-model');
   await first.locator('a').click();

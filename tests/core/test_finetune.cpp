@@ -78,3 +78,20 @@ TEST_CASE("Fine-tuning memory within 15% of Answer.AI's FSDP-QLoRA measurements"
   CHECK(compared >= 10);
   CHECK(within_15 >= 6);
 }
+
+TEST_CASE("Fine-tuning names the cheapest device that holds each method", "[finetune]") {
+  auto envelope = llmcalc_test::estimate({{"model", "llama-3.1-8b"}});
+  REQUIRE(envelope["ok"] == true);
+  const auto& ft = envelope["result"]["finetune"];
+  for (const char* method : {"full", "lora", "qlora"}) {
+    INFO(method);
+    const auto& device = ft[method]["recommended_device"];
+    REQUIRE(device.is_object());
+    // The named device holds the method's total (discrete: memory - 512 MiB reserve)...
+    auto check = llmcalc_test::estimate({{"model", "llama-3.1-8b"}, {"hardware", device["id"]}, {"engine", "transformers"}});
+    CHECK(check["result"]["memory"]["usable_bytes"].get<double>() >= ft[method]["total_bytes"].get<double>());
+  }
+  // ...and QLoRA never needs a dearer device than full fine-tuning.
+  CHECK(ft["qlora"]["recommended_device"]["price_usd"].get<double>() <=
+        ft["full"]["recommended_device"]["price_usd"].get<double>());
+}

@@ -16,11 +16,14 @@
   ];
 
   // Renders into `container`; `state` is the calculator state (device, count, engine, context).
-  function renderRankView(container, core, state, t, f) {
+  function renderRankView(container, core, state, t, f, minBits) {
     LlmCalc.dom.clear(container);
     const request = LlmCalc.state.toRequest(state);
     delete request.model;
     delete request.weights;
+    delete request.gpu_layers;
+    delete request.cpu_moe_layers;
+    request.min_bits = minBits || 4;
     const answer = core.rank(request);
     if (!answer.ok) {
       container.appendChild(el('p', { class: 'error', text: answer.issues.map((i) => i.message).join(' ') }));
@@ -30,6 +33,10 @@
     let sortKey = 'verdict';
     let ascending = true;
     const filter = el('input', { type: 'search', id: 'rank-filter', placeholder: t('filter'), 'aria-label': t('filter') });
+    const quality = el('select', { id: 'rank-min-bits', 'aria-label': t('min_bits') },
+      ...[8, 6, 5, 4, 3, 2].map((bits) => el('option', { value: bits, text: t('min_bits') + ': ' + bits })));
+    quality.value = String(request.min_bits);
+    quality.addEventListener('change', () => renderRankView(container, core, state, t, f, Number(quality.value)));
     const table = el('table', { class: 'rank', id: 'rank-table' });
     const head = el('tr');
     COLUMNS.forEach((column) => {
@@ -71,7 +78,7 @@
           el('td', { text: f.params(r.params_total) + (r.moe ? ' / ' + f.params(r.params_active) : '') })));
       });
     }
-    container.appendChild(filter);
+    container.appendChild(el('div', { class: 'row' }, quality, filter));
     container.appendChild(el('div', { class: 'table-wrap' }, table));
     draw();
   }

@@ -444,7 +444,8 @@
         return [t('ft_' + method), f.gib(ft.total_bytes) + ' ' + t('per_gpu') + ' · ' +
           (ft.total_bytes <= usable ? t('fits_device') : t('oom')) + ' (' + t('ft_weights') + ' ' + f.gib(ft.weights_bytes) +
           ', ' + t('ft_optimizer') + ' ' + f.gib(ft.optimizer_bytes + ft.gradients_bytes + ft.master_weights_bytes) +
-          ', ' + t('ft_activations') + ' ' + f.gib(ft.activations_bytes) + ')', 'ft-' + method];
+          ', ' + t('ft_activations') + ' ' + f.gib(ft.activations_bytes) + ')' +
+          (ft.recommended_device ? ' · ' + t('rec_device') + ': ' + ft.recommended_device.name : ''), 'ft-' + method];
       }));
       LlmCalc.dom.clear(ui.commands);
       Object.keys(r.commands).forEach((engine) => {
