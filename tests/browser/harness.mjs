@@ -1,32 +1,15 @@
 // Shared browser-test setup: a static server for dist/ on loopback and Chromium that fails the
 // test on any console error, page error or CSP violation.
-import { createServer } from 'node:http';
-import { readFile } from 'node:fs/promises';
-import { extname, join, normalize, resolve, dirname } from 'node:path';
+import { resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { createStaticServer } from '../../web/static-server.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 export const distDir = process.env.LLMCALC_DIST || resolve(here, '..', '..', 'dist');
 
-const TYPES = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.css': 'text/css' };
-
 export async function startServer() {
-  const server = createServer(async (request, response) => {
-    const path = normalize(decodeURIComponent(new URL(request.url, 'http://x').pathname));
-    const file = join(distDir, path === '/' ? 'index.html' : path);
-    if (!file.startsWith(distDir)) {
-      response.writeHead(403).end();
-      return;
-    }
-    try {
-      const body = await readFile(file);
-      response.writeHead(200, { 'content-type': TYPES[extname(file)] || 'application/octet-stream' });
-      response.end(body);
-    } catch {
-      response.writeHead(404).end();
-    }
-  });
+  const server = createStaticServer(distDir);
   await new Promise((done) => server.listen(0, '127.0.0.1', done));
   return { server, url: `http://127.0.0.1:${server.address().port}` };
 }

@@ -75,44 +75,25 @@
 
   function renderDevices(container, result, t, f) {
     LlmCalc.dom.clear(container);
-    const rows = result.devices.slice();
-    const columns = [
-      { key: 'name', label: 'hw', value: (d) => d.name, text: (d) => d.name },
-      { key: 'verdict', label: 'verdict', value: (d) => ({ comfortable: 0, tight: 1, oom: 2 })[d.verdict], text: (d) => t(d.verdict) },
-      { key: 'memory', label: 'total', value: (d) => d.total_bytes / Math.max(1, d.usable_bytes),
-        text: (d) => f.gib(d.total_bytes) + ' / ' + f.gib(d.usable_bytes) },
-      { key: 'decode', label: 'decode', value: (d) => d.decode_tokens_per_s, text: (d) => f.speed(d.decode_tokens_per_s) },
-      { key: 'ttft', label: 'ttft', value: (d) => d.ttft_s, text: (d) => (d.ttft_s > 0 ? f.seconds(d.ttft_s) : '—') },
-      { key: 'context', label: 'max_context', value: (d) => d.max_context_tokens, text: (d) => f.integer(d.max_context_tokens) },
-    ];
-    let sortKey = 'decode';
-    let ascending = false;
-    const head = el('tr');
-    const body = el('tbody');
-    columns.forEach((column) => {
-      const button = el('button', { type: 'button', 'data-sort': column.key, text: t(column.label) });
-      button.addEventListener('click', () => {
-        ascending = sortKey === column.key ? !ascending : column.key === 'name' || column.key === 'verdict' || column.key === 'ttft';
-        sortKey = column.key;
-        draw();
-      });
-      head.appendChild(el('th', { scope: 'col' }, button));
+    const verdictRank = { comfortable: 0, tight: 1, oom: 2 };
+    const table = LlmCalc.sortableTable({
+      id: 'device-table',
+      rows: result.devices,
+      sortKey: 'decode',
+      rowAttributes: (d) => ({ 'data-device': d.id }),
+      columns: [
+        { key: 'name', label: t('hw'), ascending: true, value: (d) => d.name, cell: (d) => d.name },
+        { key: 'verdict', label: t('verdict'), ascending: true, value: (d) => verdictRank[d.verdict],
+          cellClass: (d) => 'verdict-cell ' + d.verdict, cell: (d) => t(d.verdict) },
+        { key: 'memory', label: t('total'), value: (d) => d.total_bytes / Math.max(1, d.usable_bytes),
+          cell: (d) => f.gib(d.total_bytes) + ' / ' + f.gib(d.usable_bytes) },
+        { key: 'decode', label: t('decode'), value: (d) => d.decode_tokens_per_s, cell: (d) => f.speed(d.decode_tokens_per_s) },
+        { key: 'ttft', label: t('ttft'), ascending: true, value: (d) => d.ttft_s,
+          cell: (d) => (d.ttft_s > 0 ? f.seconds(d.ttft_s) : '—') },
+        { key: 'context', label: t('max_context'), value: (d) => d.max_context_tokens, cell: (d) => f.integer(d.max_context_tokens) },
+      ],
     });
-    function draw() {
-      const column = columns.find((c) => c.key === sortKey);
-      rows.sort((a, b) => {
-        const p = column.value(a);
-        const q = column.value(b);
-        const order = typeof p === 'string' ? p.localeCompare(q) : p - q;
-        return ascending ? order : -order;
-      });
-      LlmCalc.dom.clear(body);
-      rows.forEach((d) => body.appendChild(el('tr', { 'data-device': d.id },
-        ...columns.map((c) => el('td', { class: c.key === 'verdict' ? 'verdict-cell ' + d.verdict : null, text: c.text(d) })))));
-    }
-    container.appendChild(el('div', { class: 'table-wrap' },
-      el('table', { class: 'rank', id: 'device-table' }, el('thead', {}, head), body)));
-    draw();
+    container.appendChild(table.element);
   }
 
   function renderRecommendations(container, result, t, f) {

@@ -1,0 +1,52 @@
+// A sortable table: column headers are buttons (keyboard reachable); numeric columns sort largest
+// first on the first click, text and rank-like columns smallest first.
+(function (LlmCalc) {
+  'use strict';
+
+  const el = LlmCalc.dom.el;
+
+  // columns: [{ key, label, value(row) -> number|string, cell(row) -> Node|string, ascending }]
+  // Returns { element, draw(filter) } where filter(row) -> boolean.
+  LlmCalc.sortableTable = function (options) {
+    const columns = options.columns;
+    const rows = options.rows.slice();
+    let sortKey = options.sortKey;
+    let ascending = Boolean(columns.find((c) => c.key === sortKey).ascending);
+    let filter = () => true;
+    const head = el('tr');
+    const body = el('tbody');
+    columns.forEach((column) => {
+      const button = el('button', { type: 'button', 'data-sort': column.key, text: column.label });
+      button.addEventListener('click', () => {
+        ascending = sortKey === column.key ? !ascending : Boolean(column.ascending);
+        sortKey = column.key;
+        draw();
+      });
+      head.appendChild(el('th', { scope: 'col' }, button));
+    });
+    function draw(newFilter) {
+      if (newFilter) filter = newFilter;
+      const column = columns.find((c) => c.key === sortKey);
+      const shown = rows.filter(filter);
+      shown.sort((a, b) => {
+        const x = column.value(a);
+        const y = column.value(b);
+        const order = typeof x === 'string' ? x.localeCompare(y) : x - y;
+        return ascending ? order : -order;
+      });
+      LlmCalc.dom.clear(body);
+      shown.forEach((row) => {
+        const tr = el('tr', options.rowAttributes ? options.rowAttributes(row) : {});
+        columns.forEach((c) => {
+          const content = c.cell(row);
+          tr.appendChild(el('td', { class: c.cellClass ? c.cellClass(row) : null },
+            typeof content === 'string' ? document.createTextNode(content) : content));
+        });
+        body.appendChild(tr);
+      });
+    }
+    const table = el('table', { class: 'rank', id: options.id }, el('thead', {}, head), body);
+    draw();
+    return { element: el('div', { class: 'table-wrap' }, table), draw: draw };
+  };
+})(window.LlmCalc);
