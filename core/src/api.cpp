@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <utility>
 
 #include "llmcalc/catalog.h"
 #include "llmcalc/commands.h"
@@ -67,11 +68,11 @@ nlohmann::json issues_json(const Issues& issues) {
   return out;
 }
 
-std::string envelope(const Issues& issues, const nlohmann::json& result) {
+std::string envelope(const Issues& issues, nlohmann::json result) {
   nlohmann::json out = {{"ok", !issues.has_errors()},
                         {"api_version", kApiVersion},
                         {"issues", issues_json(issues)}};
-  if (!issues.has_errors()) out["result"] = result;
+  if (!issues.has_errors()) out["result"] = std::move(result);
   // Replace invalid UTF-8 from user strings rather than throwing while serializing.
   return out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
@@ -109,7 +110,7 @@ std::string guarded(const std::string& request_json,
       return envelope(issues, nullptr);
     }
     nlohmann::json result = handler(request, issues);
-    return envelope(issues, result);
+    return envelope(issues, std::move(result));
   } catch (const std::exception& e) {
     Issues failure;
     failure.error("internal_error", "", std::string("Internal error: ") + e.what());
@@ -126,8 +127,7 @@ nlohmann::json finetune_with_devices(const Scenario& s, const FinetuneSettings& 
   for (const char* method : {"full", "lora", "qlora"}) {
     double need = out[method]["total_bytes"].get<double>();
     nlohmann::json best = nullptr;
-    for (const CatalogDevice& device : Catalog::instance().devices()) {
-      Hardware h = hardware_from_record(device.record);
+    for (const Hardware& h : catalog_hardware()) {
       if (h.price_usd <= 0 || h.kind == "cpu") continue;
       if (static_cast<double>(usable_memory_bytes(h, training)) < need) continue;
       if (best.is_null() || h.price_usd < best["price_usd"].get<double>()) {
@@ -226,7 +226,7 @@ std::string catalog_json() {
                              {"kv_cache_types", {"f16", "bf16", "fp8", "q8_0", "q4_0"}},
                              {"engines", {"llama.cpp", "ollama", "vllm", "sglang", "mlx",
                                           "transformers"}}};
-    return envelope(issues, result);
+    return envelope(issues, std::move(result));
   } catch (const std::exception& e) {
     issues.error("internal_error", "", std::string("Internal error: ") + e.what());
     return envelope(issues, nullptr);
@@ -245,7 +245,7 @@ std::string read_gguf_json(const std::string& bytes, double file_size) {
     if (read.status != GgufReadStatus::ok) return envelope(issues, nullptr);
     nlohmann::json result = gguf_header_json(read.header);
     result["status"] = "ok";
-    return envelope(issues, result);
+    return envelope(issues, std::move(result));
   } catch (const std::exception& e) {
     Issues failure;
     failure.error("internal_error", "", std::string("Internal error: ") + e.what());
@@ -257,7 +257,7 @@ std::string read_safetensors_json(const std::string& bytes) {
   Issues issues;
   try {
     auto result = read_safetensors(bytes, "/file", issues);
-    return envelope(issues, result ? *result : nlohmann::json(nullptr));
+    return envelope(issues, result ? std::move(*result) : nlohmann::json(nullptr));
   } catch (const std::exception& e) {
     Issues failure;
     failure.error("internal_error", "", std::string("Internal error: ") + e.what());

@@ -4,7 +4,7 @@
 #include "llmcalc/commands.h"
 
 #include <cctype>
-#include <sstream>
+#include <cstdio>
 #include <utility>
 #include <vector>
 
@@ -31,10 +31,11 @@ nlohmann::json flags_json(const Flags& flags) {
   return out;
 }
 
+// Shortest form at six significant digits, as printf's %g (what a user would type).
 std::string number(double value) {
-  std::ostringstream out;
-  out << value;
-  return out.str();
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", value);
+  return text;
 }
 
 std::string record_string(const nlohmann::json& record, const char* key) {

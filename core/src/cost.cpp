@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include "llmcalc/catalog.h"
 #include "llmcalc/json_reader.h"
@@ -25,8 +26,9 @@ nlohmann::json cheapest_offer(const std::string& device_id, int64_t devices) {
   const nlohmann::json& offers = Catalog::instance().document("cloud_offers.json");
   if (!offers.contains("offers")) return best;
   for (const auto& offer : offers["offers"]) {
-    if (!offer.value("device_id", nlohmann::json(nullptr)).is_string() ||
-        offer["device_id"].get<std::string>() != device_id || !offer["usd_per_hour"].is_number()) {
+    auto id = offer.find("device_id");
+    if (id == offer.end() || !id->is_string() || id->get_ref<const std::string&>() != device_id ||
+        !offer["usd_per_hour"].is_number()) {
       continue;
     }
     double count = static_cast<double>(std::max<int64_t>(1, offer.value("device_count", int64_t{1})));
@@ -51,7 +53,11 @@ nlohmann::json cheapest_api(const std::string& model_id) {
   const nlohmann::json& prices = Catalog::instance().document("api_prices.json");
   if (!prices.contains("prices")) return best;
   for (const auto& price : prices["prices"]) {
-    if (price.value("model_id", "") != model_id || !price["usd_per_million_output_tokens"].is_number()) continue;
+    auto id = price.find("model_id");
+    if (id == price.end() || !id->is_string() || id->get_ref<const std::string&>() != model_id ||
+        !price["usd_per_million_output_tokens"].is_number()) {
+      continue;
+    }
     if (best.is_null() || price["usd_per_million_output_tokens"].get<double>() <
                               best["usd_per_million_output_tokens"].get<double>()) {
       best = {{"provider", price.value("provider", "")},
@@ -132,14 +138,14 @@ nlohmann::json estimate_cost(const CostInputs& in, const CostAssumptions& a) {
                    {"usd_per_million_tokens", maybe(own_usd_per_hour >= 0 ? per_million(own_usd_per_hour, in.decode_tokens_per_s) : -1.0)},
                    {"usd_per_million_tokens_concurrent", maybe(own_usd_per_hour >= 0 ? per_million(own_usd_per_hour, in.concurrent_tokens_per_s) : -1.0)},
                    {"monthly_usd", maybe(own_monthly)}}},
-          {"rent", {{"offer", offer},
+          {"rent", {{"offer", std::move(offer)},
                     {"usd_per_million_tokens", maybe(rent_usd_per_hour >= 0 ? per_million(rent_usd_per_hour, in.decode_tokens_per_s) : -1.0)},
                     {"usd_per_million_tokens_concurrent", maybe(rent_usd_per_hour >= 0 ? per_million(rent_usd_per_hour, in.concurrent_tokens_per_s) : -1.0)},
                     {"monthly_usd", maybe(rent_monthly)}}},
-          {"api", {{"price", api}, {"monthly_usd", maybe(api_monthly)}}},
+          {"api", {{"price", std::move(api)}, {"monthly_usd", maybe(api_monthly)}}},
           {"break_even_months_vs_rent", break_even(rent_monthly)},
           {"break_even_months_vs_api", break_even(api_monthly)},
-          {"chart", chart}};
+          {"chart", std::move(chart)}};
 }
 
 }  // namespace llmcalc

@@ -2,6 +2,7 @@
 #include "llmcalc/explore.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "llmcalc/catalog.h"
 #include "llmcalc/evaluation.h"
@@ -10,27 +11,9 @@
 namespace llmcalc {
 namespace {
 
-// Catalog devices in SI units, converted once.
-const std::vector<Hardware>& catalog_hardware() {
-  static const std::vector<Hardware> devices = [] {
-    std::vector<Hardware> out;
-    for (const CatalogDevice& device : Catalog::instance().devices()) {
-      out.push_back(hardware_from_record(device.record));
-    }
-    return out;
-  }();
-  return devices;
-}
-
-const Hardware* find_hardware(const std::string& id) {
-  for (const Hardware& h : catalog_hardware()) {
-    if (h.id == id) return &h;
-  }
-  return nullptr;
-}
-
-// Whether `scenario` fits comfortably on `count` of `hardware`.
-bool fits_comfortably(Scenario s, const ModelSpec& model, const Hardware& hardware, int64_t count) {
+// Whether the scenario fits comfortably on `count` of `hardware`. `s` is a scratch copy, reused
+// so that each probe does not copy the model's tensor list.
+bool fits_comfortably(Scenario& s, const ModelSpec& model, const Hardware& hardware, int64_t count) {
   s.hardware = hardware;
   s.devices = count;
   s.speed = default_speed_assumptions(speed_calibration_key(hardware), s.engine.engine);
@@ -39,9 +22,49 @@ bool fits_comfortably(Scenario s, const ModelSpec& model, const Hardware& hardwa
   return e && e->memory.verdict == "comfortable";
 }
 
+// Priced cloud offers of catalog devices, cheapest per hour first (catalog order among ties).
+const std::vector<const nlohmann::json*>& cloud_offers_by_price() {
+  static const std::vector<const nlohmann::json*> sorted = [] {
+    std::vector<const nlohmann::json*> out;
+    const nlohmann::json& document = Catalog::instance().document("cloud_offers.json");
+    auto offers = document.find("offers");
+    if (offers == document.end() || !offers->is_array()) return out;
+    for (const nlohmann::json& offer : *offers) {
+      if (offer["device_id"].is_string() && offer["usd_per_hour"].is_number()) out.push_back(&offer);
+    }
+    std::stable_sort(out.begin(), out.end(), [](const nlohmann::json* a, const nlohmann::json* b) {
+      return (*a)["usd_per_hour"].get<double>() < (*b)["usd_per_hour"].get<double>();
+    });
+    return out;
+  }();
+  return sorted;
+}
+
+// Two or four of one priced discrete card, cheapest combination first (launch prices).
+struct MultiGpu {
+  const Hardware* hardware;
+  int64_t count;
+  double price_usd;
+};
+
+const std::vector<MultiGpu>& multi_gpu_by_price() {
+  static const std::vector<MultiGpu> sorted = [] {
+    std::vector<MultiGpu> out;
+    for (const Hardware& h : catalog_hardware()) {
+      if (h.kind != "discrete" || h.price_usd <= 0) continue;
+      for (int64_t count : {2, 4}) out.push_back({&h, count, h.price_usd * static_cast<double>(count)});
+    }
+    std::stable_sort(out.begin(), out.end(),
+                     [](const MultiGpu& a, const MultiGpu& b) { return a.price_usd < b.price_usd; });
+    return out;
+  }();
+  return sorted;
+}
+
 // The cheapest device that fits comfortably, a unified-memory option, the cheapest cloud offer
 // and the cheapest multi-GPU combination of priced discrete cards (launch prices, see data/).
 nlohmann::json recommendations(const Scenario& base, const ModelSpec& model, const nlohmann::json& devices) {
+  Scenario probe = base;
   nlohmann::json cheapest = nullptr;
   nlohmann::json unified = nullptr;
   for (const auto& d : devices) {
@@ -55,32 +78,25 @@ nlohmann::json recommendations(const Scenario& base, const ModelSpec& model, con
       unified = d;  // the one the model fills best, i.e. the smallest that fits
     }
   }
+  // Candidates come in ascending price, so the first that fits is the cheapest.
   nlohmann::json cloud = nullptr;
-  const nlohmann::json& offers = Catalog::instance().document("cloud_offers.json");
-  for (const auto& offer : offers.value("offers", nlohmann::json::array())) {
-    if (!offer["device_id"].is_string() || !offer["usd_per_hour"].is_number()) continue;
-    const Hardware* hardware = find_hardware(offer["device_id"].get<std::string>());
-    int64_t count = offer.value("device_count", int64_t{1});
-    if (!hardware || (!cloud.is_null() && offer["usd_per_hour"].get<double>() >= cloud["usd_per_hour"].get<double>())) {
-      continue;
-    }
-    if (fits_comfortably(base, model, *hardware, count)) {
-      cloud = {{"id", offer.value("id", "")}, {"provider", offer.value("provider", "")},
+  for (const nlohmann::json* offer : cloud_offers_by_price()) {
+    const Hardware* hardware = find_catalog_hardware((*offer)["device_id"].get<std::string>());
+    int64_t count = offer->value("device_count", int64_t{1});
+    if (hardware && fits_comfortably(probe, model, *hardware, count)) {
+      cloud = {{"id", offer->value("id", "")}, {"provider", offer->value("provider", "")},
                {"device_id", hardware->id}, {"device_count", count},
-               {"usd_per_hour", offer["usd_per_hour"]}, {"price_date", offer.value("price_date", "")},
-               {"source", offer.value("source", "")}};
+               {"usd_per_hour", (*offer)["usd_per_hour"]}, {"price_date", offer->value("price_date", "")},
+               {"source", offer->value("source", "")}};
+      break;
     }
   }
   nlohmann::json multi = nullptr;
-  for (const Hardware& h : catalog_hardware()) {
-    if (h.kind != "discrete" || h.price_usd <= 0) continue;
-    for (int64_t count : {2, 4}) {
-      double price = h.price_usd * static_cast<double>(count);
-      if (!multi.is_null() && price >= multi["price_usd"].get<double>()) continue;
-      if (fits_comfortably(base, model, h, count)) {
-        multi = {{"id", h.id}, {"name", h.name}, {"count", count}, {"price_usd", price}};
-        break;
-      }
+  for (const MultiGpu& option : multi_gpu_by_price()) {
+    if (fits_comfortably(probe, model, *option.hardware, option.count)) {
+      multi = {{"id", option.hardware->id}, {"name", option.hardware->name}, {"count", option.count},
+               {"price_usd", option.price_usd}};
+      break;
     }
   }
   return {{"cheapest_device", cheapest}, {"unified_memory", unified}, {"cheapest_cloud", cloud},
@@ -155,8 +171,9 @@ nlohmann::json explore(const nlohmann::json& request, Issues& issues) {
                        {"price_usd", s.hardware.price_usd >= 0 ? nlohmann::json(s.hardware.price_usd)
                                                                : nlohmann::json(nullptr)}});
   }
-  return {{"matrix", matrix}, {"sweep", sweep}, {"usable_bytes", usable}, {"devices", devices},
-          {"recommendations", recommendations(*resolved, model, devices)}};
+  nlohmann::json recommended = recommendations(*resolved, model, devices);
+  return {{"matrix", std::move(matrix)}, {"sweep", std::move(sweep)}, {"usable_bytes", usable},
+          {"devices", std::move(devices)}, {"recommendations", std::move(recommended)}};
 }
 
 }  // namespace llmcalc

@@ -43,17 +43,35 @@ Hardware hardware_from_record(const nlohmann::json& record) {
   return h;
 }
 
+const std::vector<Hardware>& catalog_hardware() {
+  static const std::vector<Hardware> devices = [] {
+    std::vector<Hardware> out;
+    for (const CatalogDevice& device : Catalog::instance().devices()) {
+      out.push_back(hardware_from_record(device.record));
+    }
+    return out;
+  }();
+  return devices;
+}
+
+const Hardware* find_catalog_hardware(const std::string& id) {
+  for (const Hardware& h : catalog_hardware()) {
+    if (h.id == id) return &h;
+  }
+  return nullptr;
+}
+
 std::optional<Hardware> resolve_hardware(const nlohmann::json& value, const std::string& path,
                                          Issues& issues) {
   if (value.is_string()) {
     const std::string& id = value.get_ref<const std::string&>();
-    const CatalogDevice* device = Catalog::instance().find_device(id);
+    const Hardware* device = find_catalog_hardware(id);
     if (!device) {
       issues.error("unknown_hardware", path,
                    "No device with id '" + id.substr(0, 60) + "' in the catalog.");
       return std::nullopt;
     }
-    return hardware_from_record(device->record);
+    return *device;
   }
   JsonReader reader(value, path, issues);
   if (!reader.valid()) return std::nullopt;

@@ -34,6 +34,17 @@ void BM_RankCatalogWarm(benchmark::State& state) {
 }
 BENCHMARK(BM_RankCatalogWarm)->Unit(benchmark::kMillisecond);
 
+// One input change on the page: estimate plus explore (matrix, sweep, device leaderboard).
+void BM_PageRecompute(benchmark::State& state) {
+  int64_t context = 16384;
+  for (auto _ : state) {
+    std::string request = R"({"model":"llama-3.1-8b","hardware":"rtx-4090","context_tokens":)" + std::to_string(context++) + "}";
+    benchmark::DoNotOptimize(llmcalc::estimate_json(request));
+    benchmark::DoNotOptimize(llmcalc::explore_json(request));
+  }
+}
+BENCHMARK(BM_PageRecompute)->Unit(benchmark::kMillisecond);
+
 // A GGUF header with 1,000 Q4_K tensors of 4096 x 4096 and a 32-entry metadata block.
 std::string synthetic_gguf(int tensors) {
   std::string b = "GGUF";

@@ -78,16 +78,18 @@
     }
 
     // The matrix, chart and device table cost more than the main figures: they follow in a
-    // later task, once per burst of changes, so slider moves stay immediate.
+    // later task, once per burst of changes (60 ms debounce), so slider moves stay immediate.
+    // The first one runs as soon as the figures are painted.
     scheduleExplore() {
       if (this.exploreTimer) clearTimeout(this.exploreTimer);
       this.exploreTimer = setTimeout(() => {
         this.exploreTimer = 0;
+        this.explored = true;
         const answer = this.core.explore(this.request());
         if (answer.ok) {
           LlmCalc.renderExplore(this.ui, answer.result, this.t.bind(this), LlmCalc.i18n.formatter(this.lang));
         }
-      }, 60);
+      }, this.explored ? 60 : 0);
     }
 
     // Coalesces the changes of one task into a single render, run before the next paint (a

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -32,6 +33,12 @@ std::optional<Hardware> resolve_hardware(const nlohmann::json& value, const std:
 
 /// A catalog device record (data/devices/<id>.json) in SI units.
 Hardware hardware_from_record(const nlohmann::json& record);
+
+/// Every catalog device in SI units, converted once per process.
+const std::vector<Hardware>& catalog_hardware();
+
+/// The catalog device with this id, or nullptr.
+const Hardware* find_catalog_hardware(const std::string& id);
 
 nlohmann::json hardware_json(const Hardware& hardware);
 
