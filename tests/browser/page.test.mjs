@@ -131,6 +131,10 @@ test('matrix, memory chart and device table follow the estimate', async () => {
   assert.equal(await q8.locator('th').textContent(), 'Q8_0');
   assert.match(await q8.locator('td').first().getAttribute('class'), /comfortable/);
   assert.equal(await page.locator('llm-calc .chart circle').count(), 9);  // 4K ... 1M
+  // Cost over time: own (priced card), rent (RTX 4090 offers) and API (Llama 3.1 8B prices) lines.
+  assert.deepEqual(await page.locator('llm-calc #cost-chart path.series').evaluateAll(
+    (paths) => paths.map((p) => p.getAttribute('class'))), ['series own', 'series rent', 'series api']);
+  assert.match(await page.locator('llm-calc #cost-chart svg').getAttribute('aria-label'), /36 months/);
   await page.locator('llm-calc #devices-card summary').click();
   assert.ok(await page.locator('llm-calc #device-table tbody tr').count() >= 90);
   assert.deepEqual(errors, []);

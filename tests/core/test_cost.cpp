@@ -55,6 +55,19 @@ TEST_CASE("Renting uses the cheapest offer per device; break-even by hand", "[co
   double rent_monthly = cheapest * 8 * 30.4375;
   double running = 0.0675 * 8 * 30.4375;
   CHECK(cost["break_even_months_vs_rent"].get<double>() == Approx(1599.0 / (rent_monthly - running)));
+
+  // The chart: every 3 months to 36; owning starts at the price, renting at zero.
+  const auto& chart = cost["chart"];
+  REQUIRE(chart.size() == 13);
+  CHECK(chart[0]["month"] == 0);
+  CHECK(chart[0]["own_usd"].get<double>() == Approx(1599.0));
+  CHECK(chart[0]["rent_usd"].get<double>() == Approx(0.0));
+  CHECK(chart[4]["month"] == 12);
+  // Month 12: $1,599 + $0.0675 x 8 h x 365.25 days = $1,599 + $197.235 = $1,796.235.
+  CHECK(chart[4]["own_usd"].get<double>() == Approx(1796.235));
+  CHECK(chart[4]["rent_usd"].get<double>() == Approx(cheapest * 8 * 365.25));
+  // No API price without a model id.
+  CHECK(chart[4]["api_usd"].is_null());
 }
 
 TEST_CASE("Cost assumptions from the request, with bad values as issues", "[cost][bad_input]") {

@@ -1,18 +1,10 @@
 // Panels around the main estimate, from the core's explore(): the quantization x context matrix,
-// memory against context (an inline SVG chart, log axis, the device's limit drawn) and the same
+// memory against context (a line chart, log axis, the device's limit drawn) and the same
 // model on every catalog device (sortable).
 (function (LlmCalc) {
   'use strict';
 
   const el = LlmCalc.dom.el;
-  const SVG = 'http://www.w3.org/2000/svg';
-
-  function svg(tag, attributes) {
-    const node = document.createElementNS(SVG, tag);
-    Object.keys(attributes || {}).forEach((name) => node.setAttribute(name, String(attributes[name])));
-    return node;
-  }
-
   function renderMatrix(container, result, t, f) {
     LlmCalc.dom.clear(container);
     const contexts = [];
@@ -43,34 +35,16 @@
     LlmCalc.dom.clear(container);
     const points = result.sweep;
     if (!points.length) return;
-    const width = 560;
-    const height = 220;
-    const pad = { left: 56, right: 12, top: 12, bottom: 34 };
     const maxBytes = Math.max(result.usable_bytes, ...points.map((p) => p.total_bytes)) * 1.05;
-    const x = (tokens) => pad.left + (Math.log2(tokens) - 12) / (20 - 12) * (width - pad.left - pad.right);
-    const y = (bytes) => height - pad.bottom - bytes / maxBytes * (height - pad.top - pad.bottom);
-    const chart = svg('svg', { viewBox: `0 0 ${width} ${height}`, class: 'chart', role: 'img',
-                               'aria-label': t('chart_label') });
-    for (let power = 12; power <= 20; power += 2) {
-      const tx = x(2 ** power);
-      chart.appendChild(svg('line', { x1: tx, x2: tx, y1: pad.top, y2: height - pad.bottom, class: 'grid' }));
-      const label = svg('text', { x: tx, y: height - 12, 'text-anchor': 'middle', class: 'axis' });
-      label.textContent = f.tokens(2 ** power);
-      chart.appendChild(label);
-    }
-    const limit = y(result.usable_bytes);
-    chart.appendChild(svg('line', { x1: pad.left, x2: width - pad.right, y1: limit, y2: limit, class: 'limit' }));
-    const limitLabel = svg('text', { x: pad.left + 4, y: limit - 4, class: 'axis' });
-    limitLabel.textContent = t('usable') + ' ' + f.gib(result.usable_bytes);
-    chart.appendChild(limitLabel);
-    const path = points.map((p, i) => (i ? 'L' : 'M') + x(p.context_tokens).toFixed(1) + ' ' + y(p.total_bytes).toFixed(1)).join(' ');
-    chart.appendChild(svg('path', { d: path, class: 'series' }));
-    points.forEach((p) => chart.appendChild(svg('circle', { cx: x(p.context_tokens), cy: y(p.total_bytes), r: 3,
-                                                             class: p.fits ? 'fits' : 'oom' })));
-    const top = svg('text', { x: 4, y: pad.top + 10, class: 'axis' });
-    top.textContent = f.gib(maxBytes);
-    chart.appendChild(top);
-    container.appendChild(chart);
+    container.appendChild(LlmCalc.lineChart({
+      label: t('chart_label'),
+      position: (tokens) => (Math.log2(tokens) - 12) / (20 - 12),
+      ticks: [12, 14, 16, 18, 20].map((power) => ({ at: 2 ** power, text: f.tokens(2 ** power) })),
+      yMax: maxBytes,
+      yText: f.gib(maxBytes),
+      limit: { value: result.usable_bytes, text: t('usable') + ' ' + f.gib(result.usable_bytes) },
+      series: [{ points: points.map((p) => ({ x: p.context_tokens, y: p.total_bytes, dot: p.fits ? 'fits' : 'oom' })) }],
+    }));
   }
 
   function renderDevices(container, result, t, f) {

@@ -253,6 +253,7 @@
       ui.math = el('ul', { class: 'math' });
       ui.commands = el('div', { class: 'commands' });
       ui.cost = el('dl', { class: 'figures' });
+      ui.costChart = el('div', { class: 'chart-wrap', id: 'cost-chart' });
       ui.finetune = el('dl', { class: 'figures' });
       ui.rank = el('div', { class: 'rank-view' });
       ui.matrix = el('div', { class: 'matrix' });
@@ -273,7 +274,7 @@
         el('div', { class: 'card' }, el('h2', { text: t('chart_title') }), ui.chart),
         el('div', { class: 'card' }, el('h2', { text: t('rec_title') }), ui.recommendations),
         el('details', { class: 'card', id: 'devices-card' }, el('summary', { text: t('devices_title') }), ui.devices),
-        el('div', { class: 'card' }, el('h2', { text: t('cost') }), ui.cost),
+        el('div', { class: 'card' }, el('h2', { text: t('cost') }), ui.cost, ui.costChart),
         el('div', { class: 'card' }, el('h2', { text: t('finetune') }), ui.finetune),
         el('div', { class: 'card' }, el('h2', { text: t('rank_title') }), rankButton, ui.rank),
         el('div', { class: 'card' }, el('h2', { text: t('commands') }), ui.commands),
@@ -440,6 +441,7 @@
         [t('monthly'), usd(c.own.monthly_usd) + ' / ' + usd(c.rent.monthly_usd) + ' / ' + usd(c.api.monthly_usd), 'cost-monthly'],
         [t('break_even'), c.break_even_months_vs_rent ? f.number(c.break_even_months_vs_rent, 1) + ' ' + t('months') : '—', 'cost-break-even'],
       ]);
+      LlmCalc.renderCostChart(ui.costChart, c, t, f);
       const usable = m.per_device.length ? m.per_device[0].usable_bytes : m.usable_bytes;
       fillList(ui.finetune, ['full', 'lora', 'qlora'].map((method) => {
         const ft = r.finetune[method];
