@@ -122,6 +122,35 @@ test('script payloads in the URL hash are rejected and never run', async () => {
   await context.close();
 });
 
+test('cost assumptions come from the link and the controls; bad ones fall back with a notice', async () => {
+  const { context, page, errors } = await openPage(browser);
+  // RTX 4090 ($1,599 launch, 450 W), defaults: $0.15/kWh, 8 h/day, 36 months.
+  // Own monthly = 0.45 kW x $0.15 x 8 h x 30.4375 days + $1,599 / 36 = $16.44 + $44.42 = $60.85.
+  await page.goto(`${base}/index.html#v=1&model=llama-3.1-8b&hw=rtx-4090`);
+  await page.locator('llm-calc [data-testid="cost-monthly"]').waitFor();
+  assert.match(await figure(page, 'cost-monthly'), /^\$61 \//);
+  // 24 h/day: $16.44 x 3 = $49.31 + $44.42 = $93.73.
+  await page.goto(`${base}/index.html#v=1&model=llama-3.1-8b&hw=rtx-4090&hours=24`);
+  await page.reload();
+  await page.locator('llm-calc [data-testid="cost-monthly"]').waitFor();
+  assert.match(await figure(page, 'cost-monthly'), /^\$94 \//);
+  assert.equal(await page.locator('llm-calc #f-hours').inputValue(), '24');
+  // Free electricity from the control: only the purchase remains, $44.42.
+  await page.locator('llm-calc #cost-assumptions summary').click();
+  await page.locator('llm-calc #f-kwh_cents').fill('0');
+  await page.locator('llm-calc #f-kwh_cents').dispatchEvent('change');
+  await page.waitForFunction(() => location.hash.includes('kwh_cents=0'));
+  assert.match(await figure(page, 'cost-monthly'), /^\$44 \//);
+  // 25 hours a day is refused by the core at /cost/hours_per_day; the page resets that key.
+  await page.goto(`${base}/index.html#v=1&model=llama-3.1-8b&hw=rtx-4090&hours=25`);
+  await page.reload();
+  await page.locator('llm-calc .notice:not([hidden])').waitFor();
+  assert.equal(await page.locator('llm-calc #f-hours').inputValue(), '8');
+  assert.match(await figure(page, 'cost-monthly'), /^\$61 \//);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('matrix, memory chart and device table follow the estimate', async () => {
   const { context, page, errors } = await openPage(browser);
   await page.goto(`${base}/index.html#v=1&model=llama-3.1-8b&hw=rtx-4090`);

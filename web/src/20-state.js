@@ -16,9 +16,14 @@
     n: 1,
     ngl: 0,     // llama.cpp -ngl; 0 = all layers on the GPU(s)
     cmoe: 0,    // llama.cpp --n-cpu-moe
+    kwh_cents: 15,        // electricity, US cents per kWh (the core's default $0.15)
+    hours: 8,             // hours of use per day
+    tokens_day: 1000000,  // output tokens per day, for the API comparison
+    conc: 8,              // sequences served together for the "concurrent" cost figures
     lang: '',
   };
-  const INTEGER_KEYS = ['ctx', 'prompt', 'batch', 'n', 'ngl', 'cmoe'];
+  const INTEGER_KEYS = ['ctx', 'prompt', 'batch', 'n', 'ngl', 'cmoe', 'kwh_cents', 'hours', 'tokens_day', 'conc'];
+  const ZERO_ALLOWED = ['ngl', 'cmoe', 'kwh_cents'];
   const KEYS = Object.keys(DEFAULTS);
 
   // Coerces one raw value; returns undefined for values that cannot be right.
@@ -28,7 +33,7 @@
     if (INTEGER_KEYS.indexOf(key) >= 0) {
       if (!/^\d{1,8}$/.test(text)) return undefined;
       const value = parseInt(text, 10);
-      return value >= 1 || ((key === 'ngl' || key === 'cmoe') && value === 0) ? value : undefined;
+      return value >= 1 || (ZERO_ALLOWED.indexOf(key) >= 0 && value === 0) ? value : undefined;
     }
     if (!/^[A-Za-z0-9._:-]{0,80}$/.test(text)) return undefined;
     return text;
@@ -82,6 +87,12 @@
       devices: state.n,
       gpu_layers: state.ngl > 0 ? state.ngl : -1,
       cpu_moe_layers: state.cmoe,
+      cost: {
+        electricity_usd_per_kwh: state.kwh_cents / 100,
+        hours_per_day: state.hours,
+        tokens_per_day: state.tokens_day,
+        concurrency: state.conc,
+      },
     };
   }
 
@@ -90,10 +101,12 @@
     '/model': 'model', '/weights': 'weights', '/kv_cache': 'kv', '/context_tokens': 'ctx',
     '/prompt_tokens': 'prompt', '/batch': 'batch', '/engine': 'engine', '/hardware': 'hw',
     '/devices': 'n', '/gpu_layers': 'ngl', '/cpu_moe_layers': 'cmoe',
+    '/cost/electricity_usd_per_kwh': 'kwh_cents', '/cost/hours_per_day': 'hours',
+    '/cost/tokens_per_day': 'tokens_day', '/cost/concurrency': 'conc',
   };
   function keyForPath(path) {
-    const top = '/' + String(path || '').split('/')[1];
-    return PATH_TO_KEY[top];
+    const text = String(path || '');
+    return PATH_TO_KEY[text] || PATH_TO_KEY['/' + text.split('/')[1]];
   }
 
   LlmCalc.state = {

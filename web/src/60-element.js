@@ -240,7 +240,12 @@
         field('n', numberInput('n', 1, 1024)),
         el('details', { class: 'advanced' }, el('summary', { text: t('offload') }),
           field('ngl', numberInput('ngl', 0, 1025)),
-          field('cmoe', numberInput('cmoe', 0, 1024))));
+          field('cmoe', numberInput('cmoe', 0, 1024))),
+        el('details', { class: 'advanced', id: 'cost-assumptions' }, el('summary', { text: t('cost_assumptions') }),
+          field('kwh_cents', numberInput('kwh_cents', 0, 1000)),
+          field('hours', numberInput('hours', 1, 24)),
+          field('tokens_day', numberInput('tokens_day', 1, 99999999)),
+          field('conc', numberInput('conc', 1, 1024))));
 
       // Results.
       ui.verdict = el('p', { class: 'verdict', 'data-testid': 'verdict' });
@@ -330,7 +335,8 @@
 
       // Control values.
       ['model', 'weights', 'kv', 'engine', 'hw'].forEach((key) => { ui[key].value = String(this.state[key]); });
-      ['prompt', 'batch', 'n', 'ngl', 'cmoe'].forEach((key) => { ui[key].value = String(this.state[key]); });
+      ['prompt', 'batch', 'n', 'ngl', 'cmoe', 'kwh_cents', 'hours', 'tokens_day', 'conc']
+        .forEach((key) => { ui[key].value = String(this.state[key]); });
       const maxCtx = (envelope.ok && envelope.result.model.max_context_tokens) || 131072;
       if (envelope.ok && this.state.ctx > maxCtx && !this.custom) {
         this.set('ctx', maxCtx, false);  // a newly picked model with a shorter native window
