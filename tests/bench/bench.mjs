@@ -5,7 +5,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { launch, openPage } from '../browser/harness.mjs';
+import { launch, openCalculator, openPage } from '../browser/harness.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const dist = resolve(here, '..', '..', 'dist');
@@ -112,9 +112,7 @@ report('Chromium cold load from file://, navigation to first figures, ms, median
        medianAndWorst(figuresMs), '');
 report('Chromium cold load from file://, navigation to full render (matrix, chart, device table), ms, median / worst of 5',
        medianAndWorst(fullMs), '<= 500');
-const { page } = await openPage(browser);
-await page.goto(pathToFileURL(join(dist, 'llm-calculator.html')).href);
-await page.locator('llm-calc [data-testid="kv"]').waitFor();
+const { page } = await openCalculator(browser, pathToFileURL(join(dist, 'llm-calculator.html')).href);
 const latencies = await page.evaluate(async () => {
   const root = document.querySelector('llm-calc').shadowRoot;
   const slider = root.querySelector('#f-ctx');

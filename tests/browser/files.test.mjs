@@ -1,21 +1,10 @@
 // Browser tier: "My model" reads a config.json and a GGUF header in the page; hostile strings in
 // them are shown as text, never run.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { figure, launch, openPage, startServer } from './harness.mjs';
+import { figure, openCalculator, browserSuite } from './harness.mjs';
 
-let browser;
-let server;
-let base;
-
-before(async () => {
-  browser = await launch();
-  ({ server, url: base } = await startServer());
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const suite = browserSuite();
 
 // A minimal GGUF v3 header: llama metadata and two tensors (layout from ggml docs/gguf.md).
 function tinyGguf(name) {
@@ -47,9 +36,7 @@ function tinyGguf(name) {
 }
 
 test('a dropped config.json becomes the model; its strings stay text', async () => {
-  const { context, page, errors } = await openPage(browser);
-  await page.goto(`${base}/index.html`);
-  await page.locator('llm-calc [data-testid="kv"]').waitFor();
+  const { context, page, errors } = await openCalculator(suite.browser, `${suite.base}/index.html`);
   const config = {
     model_type: 'llama', hidden_size: 4096, intermediate_size: 14336, num_hidden_layers: 32,
     num_attention_heads: 32, num_key_value_heads: 8, vocab_size: 128256,
@@ -73,9 +60,7 @@ test('a dropped config.json becomes the model; its strings stay text', async () 
 });
 
 test('a GGUF header gives the exact tensor bytes; a hostile name is inert', async () => {
-  const { context, page, errors } = await openPage(browser);
-  await page.goto(`${base}/index.html`);
-  await page.locator('llm-calc [data-testid="kv"]').waitFor();
+  const { context, page, errors } = await openCalculator(suite.browser, `${suite.base}/index.html`);
   await page.locator('llm-calc #f-file').setInputFiles({
     name: 'tiny.gguf', mimeType: 'application/octet-stream',
     buffer: tinyGguf('<img src=x onerror="window.__pwned=1">'),
@@ -91,9 +76,7 @@ test('a GGUF header gives the exact tensor bytes; a hostile name is inert', asyn
 });
 
 test('a broken GGUF is reported in words, not as a crash', async () => {
-  const { context, page, errors } = await openPage(browser);
-  await page.goto(`${base}/index.html`);
-  await page.locator('llm-calc [data-testid="kv"]').waitFor();
+  const { context, page, errors } = await openCalculator(suite.browser, `${suite.base}/index.html`);
   const bad = tinyGguf('x');
   bad.write('GGUX', 0);
   await page.locator('llm-calc #f-file').setInputFiles({ name: 'bad.gguf', mimeType: 'application/octet-stream', buffer: bad });
@@ -104,9 +87,7 @@ test('a broken GGUF is reported in words, not as a crash', async () => {
 });
 
 test('the splits of one GGUF model are read together and their tensor bytes summed', async () => {
-  const { context, page, errors } = await openPage(browser);
-  await page.goto(`${base}/index.html`);
-  await page.locator('llm-calc [data-testid="kv"]').waitFor();
+  const { context, page, errors } = await openCalculator(suite.browser, `${suite.base}/index.html`);
   // Two copies of the tiny file stand for two splits (split.* keys absent: counted as given).
   await page.locator('llm-calc #f-file').setInputFiles([
     { name: 'm-00001-of-00002.gguf', mimeType: 'application/octet-stream', buffer: tinyGguf('a') },

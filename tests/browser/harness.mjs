@@ -1,5 +1,6 @@
 // Shared browser-test setup: a static server for dist/ on loopback and Chromium that fails the
 // test on any console error, page error or CSP violation.
+import { after, before } from 'node:test';
 import { resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -32,6 +33,29 @@ export async function openPage(browser, options = {}) {
     if (message.type() === 'error') errors.push(`console: ${message.text()}`.slice(0, 400));
   });
   return { context, page, errors };
+}
+
+// One Chromium and one static server for a test file, started before its tests and closed after;
+// `browser`, `server` and `base` (the server's URL) are set once the `before` hook has run.
+export function browserSuite() {
+  const suite = {};
+  before(async () => {
+    suite.browser = await launch();
+    ({ server: suite.server, url: suite.base } = await startServer());
+  });
+  after(async () => {
+    await suite.browser?.close();
+    suite.server?.close();
+  });
+  return suite;
+}
+
+// A fresh page at `url`, returned once the calculator has rendered its first figures.
+export async function openCalculator(browser, url, options = {}) {
+  const opened = await openPage(browser, options);
+  await opened.page.goto(url);
+  await opened.page.locator('llm-calc [data-testid="kv"]').waitFor();
+  return opened;
 }
 
 // Text of an element inside the calculator's shadow root (Playwright CSS pierces open roots).

@@ -1,26 +1,15 @@
 // Browser tier: the real page in Chromium over http and from file://.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { distDir, figure, launch, openPage, startServer } from './harness.mjs';
+import { distDir, figure, openPage, openCalculator, browserSuite } from './harness.mjs';
 
-let browser;
-let server;
-let base;
-
-before(async () => {
-  browser = await launch();
-  ({ server, url: base } = await startServer());
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const suite = browserSuite();
 
 test('over http: defaults render, the context slider moves the KV figure and the hash', async () => {
-  const { context, page, errors } = await openPage(browser);
-  await page.goto(`${base}/index.html`);
+  const { context, page, errors } = await openPage(suite.browser);
+  await page.goto(`${suite.base}/index.html`);
   // Llama 3.1 8B, f16 KV, 8192 tokens: 32 layers x 8 KV heads x (128 + 128) x 2 bytes
   // = 131,072 bytes per token; x 8192 = 1 GiB exactly (1.07 GB).
   await page.locator('llm-calc [data-testid="kv"]').waitFor();
@@ -36,16 +25,14 @@ test('over http: defaults render, the context slider moves the KV figure and the
 });
 
 test('a share URL reproduces the state in a fresh page; a broken one falls back with a notice', async () => {
-  const { context, page, errors } = await openPage(browser);
-  await page.goto(`${base}/index.html#v=1&model=qwen3-8b&ctx=32768&weights=Q8_0`);
-  await page.locator('llm-calc [data-testid="kv"]').waitFor();
+  const { context, page, errors } = await openCalculator(suite.browser, `${suite.base}/index.html#v=1&model=qwen3-8b&ctx=32768&weights=Q8_0`);
   assert.equal(await page.locator('llm-calc #f-model').inputValue(), 'qwen3-8b');
   assert.equal(await page.locator('llm-calc #f-weights').inputValue(), 'Q8_0');
   // Qwen3-8B: 36 layers x 8 KV heads x (128 + 128) x 2 bytes = 147,456 bytes per token;
   // x 32,768 tokens = 4.5 GiB.
   assert.equal(await figure(page, 'kv'), '4.50 GiB · 4.83 GB');
 
-  await page.goto(`${base}/index.html#v=1&model=not-a-model&ctx=4096`);
+  await page.goto(`${suite.base}/index.html#v=1&model=not-a-model&ctx=4096`);
   await page.reload();
   await page.locator('llm-calc .notice:not([hidden])').waitFor();
   assert.equal(await page.locator('llm-calc #f-model').inputValue(), 'llama-3.1-8b');
@@ -54,7 +41,7 @@ test('a share URL reproduces the state in a fresh page; a broken one falls back 
 });
 
 test('from file:// the single file works with every network request blocked', async () => {
-  const { context, page, errors } = await openPage(browser);
+  const { context, page, errors } = await openPage(suite.browser);
   const requested = [];
   await context.route('**/*', (route) => {
     const url = route.request().url();
@@ -71,9 +58,9 @@ test('from file:// the single file works with every network request blocked', as
 });
 
 test('launch commands follow the controls and copy to the clipboard', async () => {
-  const { context, page, errors } = await openPage(browser);
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
-  await page.goto(`${base}/index.html#v=1&model=qwen3-8b&ctx=16384&batch=2`);
+  const { context, page, errors } = await openPage(suite.browser);
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: suite.base });
+  await page.goto(`${suite.base}/index.html#v=1&model=qwen3-8b&ctx=16384&batch=2`);
   await page.locator('llm-calc [data-engine="llama.cpp"] pre').waitFor();
   const command = await page.locator('llm-calc [data-engine="llama.cpp"] pre').textContent();
   // llama-server's -c is the total of the -np slots: 16,384 x 2.
@@ -86,8 +73,8 @@ test('launch commands follow the controls and copy to the clipboard', async () =
 });
 
 test('the rank view sorts and its rows open the calculator for that model', async () => {
-  const { context, page, errors } = await openPage(browser);
-  await page.goto(`${base}/index.html#v=1&hw=rtx-4090&ctx=8192`);
+  const { context, page, errors } = await openPage(suite.browser);
+  await page.goto(`${suite.base}/index.html#v=1&hw=rtx-4090&ctx=8192`);
   await page.locator('llm-calc #rank-button').click();
   await page.locator('llm-calc #rank-table tbody tr').first().waitFor();
   assert.ok(await page.locator('llm-calc #rank-table tbody tr').count() >= 80);
@@ -111,9 +98,9 @@ test('the rank view sorts and its rows open the calculator for that model', asyn
 });
 
 test('script payloads in the URL hash are rejected and never run', async () => {
-  const { context, page, errors } = await openPage(browser);
+  const { context, page, errors } = await openPage(suite.browser);
   const payload = encodeURIComponent('<img src=x onerror="window.__pwned=1">');
-  await page.goto(`${base}/index.html#v=1&model=${payload}&hw=%3Cscript%3Ewindow.__pwned%3D1%3C%2Fscript%3E&ctx=1e999`);
+  await page.goto(`${suite.base}/index.html#v=1&model=${payload}&hw=%3Cscript%3Ewindow.__pwned%3D1%3C%2Fscript%3E&ctx=1e999`);
   await page.locator('llm-calc .notice:not([hidden])').waitFor();
   assert.equal(await page.locator('llm-calc #f-model').inputValue(), 'llama-3.1-8b');
   assert.equal(await page.evaluate(() => window.__pwned), undefined);
@@ -123,14 +110,14 @@ test('script payloads in the URL hash are rejected and never run', async () => {
 });
 
 test('cost assumptions come from the link and the controls; bad ones fall back with a notice', async () => {
-  const { context, page, errors } = await openPage(browser);
+  const { context, page, errors } = await openPage(suite.browser);
   // RTX 4090 ($1,599 launch, 450 W), defaults: $0.15/kWh, 8 h/day, 36 months.
   // Own monthly = 0.45 kW x $0.15 x 8 h x 30.4375 days + $1,599 / 36 = $16.44 + $44.42 = $60.85.
-  await page.goto(`${base}/index.html#v=1&model=llama-3.1-8b&hw=rtx-4090`);
+  await page.goto(`${suite.base}/index.html#v=1&model=llama-3.1-8b&hw=rtx-4090`);
   await page.locator('llm-calc [data-testid="cost-monthly"]').waitFor();
   assert.match(await figure(page, 'cost-monthly'), /^\$61 \//);
   // 24 h/day: $16.44 x 3 = $49.31 + $44.42 = $93.73.
-  await page.goto(`${base}/index.html#v=1&model=llama-3.1-8b&hw=rtx-4090&hours=24`);
+  await page.goto(`${suite.base}/index.html#v=1&model=llama-3.1-8b&hw=rtx-4090&hours=24`);
   await page.reload();
   await page.locator('llm-calc [data-testid="cost-monthly"]').waitFor();
   assert.match(await figure(page, 'cost-monthly'), /^\$94 \//);
@@ -142,7 +129,7 @@ test('cost assumptions come from the link and the controls; bad ones fall back w
   await page.waitForFunction(() => location.hash.includes('kwh_cents=0'));
   assert.match(await figure(page, 'cost-monthly'), /^\$44 \//);
   // 25 hours a day is refused by the core at /cost/hours_per_day; the page resets that key.
-  await page.goto(`${base}/index.html#v=1&model=llama-3.1-8b&hw=rtx-4090&hours=25`);
+  await page.goto(`${suite.base}/index.html#v=1&model=llama-3.1-8b&hw=rtx-4090&hours=25`);
   await page.reload();
   await page.locator('llm-calc .notice:not([hidden])').waitFor();
   assert.equal(await page.locator('llm-calc #f-hours').inputValue(), '8');
@@ -152,8 +139,8 @@ test('cost assumptions come from the link and the controls; bad ones fall back w
 });
 
 test('matrix, memory chart and device table follow the estimate', async () => {
-  const { context, page, errors } = await openPage(browser);
-  await page.goto(`${base}/index.html#v=1&model=llama-3.1-8b&hw=rtx-4090`);
+  const { context, page, errors } = await openPage(suite.browser);
+  await page.goto(`${suite.base}/index.html#v=1&model=llama-3.1-8b&hw=rtx-4090`);
   await page.locator('llm-calc #matrix-table tbody tr').first().waitFor();
   // Q8_0 at 8K: 7.95 GiB of weights + 1 GiB KV + buffers fits a 24 GiB card comfortably.
   const q8 = page.locator('llm-calc #matrix-table tbody tr').first();

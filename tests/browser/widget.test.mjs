@@ -1,38 +1,29 @@
 // Browser tier: the widget in a foreign page with hostile CSS, keyboard-only use, Spanish, and
 // desktop / phone screenshots (saved under test-results/).
-import { test, before, after } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { launch, openPage, startServer } from './harness.mjs';
+import { openPage, openCalculator, browserSuite } from './harness.mjs';
 
 const results = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'test-results');
-let browser;
-let server;
-let base;
-
-before(async () => {
-  browser = await launch();
-  ({ server, url: base } = await startServer());
+const suite = browserSuite();
+before(() => {
   mkdirSync(results, { recursive: true });
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
 });
 
 test('the widget keeps its styles inside a page with hostile CSS', async () => {
-  const { context, page, errors } = await openPage(browser);
+  const { context, page, errors } = await openPage(suite.browser);
   // A documentation page of someone else's, with aggressive global CSS and no CSP of ours.
   const foreign = `<!doctype html><html><head><link rel="icon" href="data:,"><style>
     * { color: rgb(255, 0, 0) !important; font-size: 40px !important; font-family: fantasy !important;
         letter-spacing: 9px !important } h2 { display: none !important } dd { visibility: hidden !important }
     </style></head><body><h1>Docs</h1>
     <llm-calc model="qwen3-30b-a3b" weights="Q4_K_M" ctx="32768" hw="rtx-4090"></llm-calc>
-    <script src="${base}/llmcalc_core.js"></script><script src="${base}/llm-calc.js"></script></body></html>`;
-  await page.route(`${base}/foreign.html`, (route) => route.fulfill({ contentType: 'text/html', body: foreign }));
-  await page.goto(`${base}/foreign.html`);
+    <script src="${suite.base}/llmcalc_core.js"></script><script src="${suite.base}/llm-calc.js"></script></body></html>`;
+  await page.route(`${suite.base}/foreign.html`, (route) => route.fulfill({ contentType: 'text/html', body: foreign }));
+  await page.goto(`${suite.base}/foreign.html`);
   await page.locator('llm-calc [data-testid="kv"]').waitFor();
   const style = await page.evaluate(() => {
     const root = document.querySelector('llm-calc').shadowRoot;
@@ -51,9 +42,7 @@ test('the widget keeps its styles inside a page with hostile CSS', async () => {
 });
 
 test('every control is reachable with the keyboard alone', async () => {
-  const { context, page, errors } = await openPage(browser);
-  await page.goto(`${base}/index.html`);
-  await page.locator('llm-calc [data-testid="kv"]').waitFor();
+  const { context, page, errors } = await openCalculator(suite.browser, `${suite.base}/index.html`);
   const seen = new Set();
   for (let i = 0; i < 40; ++i) {
     await page.keyboard.press('Tab');
@@ -77,8 +66,8 @@ test('every control is reachable with the keyboard alone', async () => {
 
 test('Spanish renders with Spanish number formats; screenshots for desktop and phone', async () => {
   for (const [name, viewport] of [['desktop', { width: 1280, height: 900 }], ['phone', { width: 390, height: 844 }]]) {
-    const { context, page, errors } = await openPage(browser, { viewport, locale: 'es-ES' });
-    await page.goto(`${base}/index.html#v=1&model=qwen3-30b-a3b&ctx=32768`);
+    const { context, page, errors } = await openPage(suite.browser, { viewport, locale: 'es-ES' });
+    await page.goto(`${suite.base}/index.html#v=1&model=qwen3-30b-a3b&ctx=32768`);
     await page.locator('llm-calc [data-testid="kv"]').waitFor();
     assert.equal(await page.locator('llm-calc h1').textContent(), 'Calculadora de inferencia de LLM');
     // 30,532,122,624 parameters written the Spanish way.
