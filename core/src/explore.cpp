@@ -134,7 +134,8 @@ nlohmann::json explore(const nlohmann::json& request, Issues& issues) {
     }
   }
 
-  // Memory against context, 4K to 1M tokens (beyond the native window when asked for).
+  // Memory and decode speed against context, 4K to 1M tokens (beyond the native window when
+  // asked for): every point decodes with the whole context in the cache.
   s = *resolved;
   nlohmann::json sweep = nlohmann::json::array();
   int64_t usable = 0;
@@ -147,7 +148,11 @@ nlohmann::json explore(const nlohmann::json& request, Issues& issues) {
     usable = e->memory.usable_bytes;
     sweep.push_back({{"context_tokens", context}, {"total_bytes", e->memory.total_bytes},
                      {"kv_cache_bytes", e->memory.kv_cache_bytes},
-                     {"fits", e->memory.verdict != "oom"}});
+                     {"fits", e->memory.verdict != "oom"},
+                     {"decode_tokens_per_s", e->speed.decode_tokens_per_s},
+                     {"decode_low", e->speed.decode_low},
+                     {"decode_high", e->speed.decode_high},
+                     {"bound", e->speed.bound}});
   }
 
   // The same model and settings on every catalog device.

@@ -135,6 +135,9 @@ std::optional<Scenario> resolve_scenario(const nlohmann::json& request, Issues& 
         a.number("bandwidth_efficiency", 0.01, 1.0, s.speed.bandwidth_efficiency).value_or(0.7);
     s.speed.compute_efficiency =
         a.number("compute_efficiency", 0.01, 1.0, s.speed.compute_efficiency).value_or(0.5);
+    s.speed.quantized_compute_efficiency =
+        a.number("quantized_compute_efficiency", 0.01, 1.0, s.speed.quantized_compute_efficiency)
+            .value_or(0.3);
     s.engine.reserved_bytes = static_cast<int64_t>(
         a.number("reserved_bytes", 0, 1e12, static_cast<double>(s.engine.reserved_bytes))
             .value_or(0));
@@ -181,6 +184,7 @@ nlohmann::json scenario_json(const Scenario& s) {
           {"max_num_batched_tokens", s.engine.max_num_batched_tokens},
           {"assumptions", {{"bandwidth_efficiency", s.speed.bandwidth_efficiency},
                            {"compute_efficiency", s.speed.compute_efficiency},
+                           {"quantized_compute_efficiency", s.speed.quantized_compute_efficiency},
                            {"reserved_bytes", s.engine.reserved_bytes},
                            {"comfortable_fraction", s.engine.comfortable_fraction}}}};
 }

@@ -1,6 +1,7 @@
 // Browser tier: the real page in Chromium over http and from file://.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { distDir, figure, openPage, openCalculator, browserSuite } from './harness.mjs';
@@ -146,13 +147,69 @@ test('matrix, memory chart and device table follow the estimate', async () => {
   const q8 = page.locator('llm-calc #matrix-table tbody tr').first();
   assert.equal(await q8.locator('th').textContent(), 'Q8_0');
   assert.match(await q8.locator('td').first().getAttribute('class'), /comfortable/);
-  assert.equal(await page.locator('llm-calc .chart circle').count(), 9);  // 4K ... 1M
+  assert.equal(await page.locator('llm-calc #memory-chart circle').count(), 9);  // 4K ... 1M
   // Cost over time: own (priced card), rent (RTX 4090 offers) and API (Llama 3.1 8B prices) lines.
   assert.deepEqual(await page.locator('llm-calc #cost-chart path.series').evaluateAll(
     (paths) => paths.map((p) => p.getAttribute('class'))), ['series own', 'series rent', 'series api']);
   assert.match(await page.locator('llm-calc #cost-chart svg').getAttribute('aria-label'), /36 months/);
   await page.locator('llm-calc #devices-card summary').click();
   assert.ok(await page.locator('llm-calc #device-table tbody tr').count() >= 90);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('decode against context, the live preview and the speed assumptions', async () => {
+  const { context, page, errors } = await openCalculator(suite.browser,
+    `${suite.base}/index.html#v=1&model=llama-3.1-8b&hw=rtx-4090`);
+  await page.locator('llm-calc #speed-chart path.decode').waitFor();
+  // One dot per context from 4K to 1M; the decode line only falls (SVG y grows downwards).
+  assert.equal(await page.locator('llm-calc #speed-chart circle').count(), 9);
+  const ys = (await page.locator('llm-calc #speed-chart path.decode').getAttribute('d'))
+    .match(/[\d.]+ [\d.]+/g).map((pair) => Number(pair.split(' ')[1]));
+  ys.slice(1).forEach((y, i) => assert.ok(y > ys[i], `y ${ys.join(',')}`));
+  assert.equal(await page.locator('llm-calc #speed-chart path.band').count(), 2);
+
+  // The preview: nothing before the time to first token, then rate x time tokens, 4 characters each.
+  const decodeText = await figure(page, 'decode');
+  await page.locator('llm-calc #stream-button').click();
+  const stream = page.locator('llm-calc [data-testid="stream"]');
+  await page.waitForFunction(() => Number(document.querySelector('llm-calc').shadowRoot
+    .querySelector('[data-testid="stream"]').dataset.tokens) >= 30);
+  const d = await stream.evaluate((node) => ({ ...node.dataset, length: node.textContent.length }));
+  const rate = Number(d.rate);
+  assert.ok(decodeText.startsWith(rate.toFixed(rate >= 100 ? 0 : 1)), `${decodeText} vs ${rate}`);
+  const expected = Math.floor((Number(d.elapsedMs) / 1000 - Number(d.ttftMs) / 1000) * rate);
+  assert.ok(Math.abs(Number(d.tokens) - expected) <= 1, `${d.tokens} tokens, expected ${expected}`);
+  assert.equal(d.length, 4 * Number(d.tokens));
+  await page.locator('llm-calc #stream-button').click();  // stop
+
+  // Assumptions: empty boxes show the calibrated CUDA values (data/speed_calibration.json).
+  const calibration = JSON.parse(readFileSync(new URL('../../data/speed_calibration.json', import.meta.url), 'utf8'));
+  const cuda = calibration.backends.cuda;
+  assert.equal(await page.locator('llm-calc #f-bw_eff').getAttribute('placeholder'), String(Math.round(100 * cuda.bandwidth_efficiency)));
+  assert.equal(await page.locator('llm-calc #f-qcmp_eff').getAttribute('placeholder'), String(Math.round(100 * cuda.quantized_compute_efficiency)));
+  // Decode is memory-bound: step = bytes / (1,008 GB/s x efficiency) + 32 layers x overhead.
+  // The bytes read per token follow from the calibrated figure; 50% must then give this speed.
+  const overhead = 32 * cuda.per_layer_overhead_s;
+  const calibrated = parseFloat(decodeText);
+  const bytes = (1 / calibrated - overhead) * 1008e9 * cuda.bandwidth_efficiency;
+  const predicted = 1 / (bytes / (1008e9 * 0.5) + overhead);
+  await page.locator('llm-calc #speed-assumptions summary').click();
+  await page.locator('llm-calc #f-bw_eff').fill('50');
+  await page.locator('llm-calc #f-bw_eff').dispatchEvent('change');
+  await page.waitForFunction(() => location.hash.includes('bw_eff=50'));
+  const halved = parseFloat(await figure(page, 'decode'));
+  assert.ok(Math.abs(halved - predicted) / predicted < 0.005, `${halved} vs ${predicted.toFixed(2)}`);
+  // Emptying the box returns to the calibrated value.
+  await page.locator('llm-calc #f-bw_eff').fill('');
+  await page.locator('llm-calc #f-bw_eff').dispatchEvent('change');
+  await page.waitForFunction(() => !location.hash.includes('bw_eff'));
+  assert.equal(await figure(page, 'decode'), decodeText);
+  // A link the core refuses (vLLM may not take 3% of the GPU) resets that key with a notice.
+  await page.goto(`${suite.base}/index.html#v=1&model=llama-3.1-8b&hw=rtx-4090&gpu_util=3`);
+  await page.reload();
+  await page.locator('llm-calc .notice:not([hidden])').waitFor();
+  assert.equal(await page.locator('llm-calc #f-gpu_util').inputValue(), '');
   assert.deepEqual(errors, []);
   await context.close();
 });

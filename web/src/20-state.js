@@ -20,10 +20,18 @@
     hours: 8,             // hours of use per day
     tokens_day: 1000000,  // output tokens per day, for the API comparison
     conc: 8,              // sequences served together for the "concurrent" cost figures
+    // Speed and memory assumptions; 0 keeps the core's calibrated or engine default.
+    bw_eff: 0,        // decode: % of datasheet memory bandwidth reached
+    cmp_eff: 0,       // prefill with 16-bit weights: % of dense FP16 compute
+    qcmp_eff: 0,      // prefill with quantized weights: % of dense INT8 compute
+    reserve_mib: 0,   // per discrete GPU: driver and context reserve, MiB
+    gpu_util: 0,      // vLLM / SGLang: % of GPU memory the engine may take
     lang: '',
   };
-  const INTEGER_KEYS = ['ctx', 'prompt', 'batch', 'n', 'ngl', 'cmoe', 'kwh_cents', 'hours', 'tokens_day', 'conc'];
-  const ZERO_ALLOWED = ['ngl', 'cmoe', 'kwh_cents'];
+  const ASSUMPTION_KEYS = ['bw_eff', 'cmp_eff', 'qcmp_eff', 'reserve_mib', 'gpu_util'];
+  const INTEGER_KEYS = ['ctx', 'prompt', 'batch', 'n', 'ngl', 'cmoe', 'kwh_cents', 'hours', 'tokens_day', 'conc']
+    .concat(ASSUMPTION_KEYS);
+  const ZERO_ALLOWED = ['ngl', 'cmoe', 'kwh_cents'].concat(ASSUMPTION_KEYS);
   const KEYS = Object.keys(DEFAULTS);
 
   // Coerces one raw value; returns undefined for values that cannot be right.
@@ -73,9 +81,22 @@
     return '#' + params.toString();
   }
 
+  const percent = (value) => value / 100;
+
+  // The assumptions the user set (0 = the core's default), as the core's request keys.
+  function assumptions(state) {
+    const out = {};
+    const set = (key, name, convert) => { if (state[key] > 0) out[name] = convert(state[key]); };
+    set('bw_eff', 'bandwidth_efficiency', percent);
+    set('cmp_eff', 'compute_efficiency', percent);
+    set('qcmp_eff', 'quantized_compute_efficiency', percent);
+    set('reserve_mib', 'reserved_bytes', (mib) => mib * 1048576);
+    return out;
+  }
+
   // The core request for a state.
   function toRequest(state) {
-    return {
+    const request = {
       model: state.model,
       weights: state.weights,
       kv_cache: state.kv,
@@ -93,7 +114,10 @@
         tokens_per_day: state.tokens_day,
         concurrency: state.conc,
       },
+      assumptions: assumptions(state),
     };
+    if (state.gpu_util > 0) request.gpu_memory_utilization = percent(state.gpu_util);
+    return request;
   }
 
   // Which state key a core issue path belongs to, to reset it after a broken link.
@@ -103,6 +127,9 @@
     '/devices': 'n', '/gpu_layers': 'ngl', '/cpu_moe_layers': 'cmoe',
     '/cost/electricity_usd_per_kwh': 'kwh_cents', '/cost/hours_per_day': 'hours',
     '/cost/tokens_per_day': 'tokens_day', '/cost/concurrency': 'conc',
+    '/assumptions/bandwidth_efficiency': 'bw_eff', '/assumptions/compute_efficiency': 'cmp_eff',
+    '/assumptions/quantized_compute_efficiency': 'qcmp_eff', '/assumptions/reserved_bytes': 'reserve_mib',
+    '/gpu_memory_utilization': 'gpu_util',
   };
   function keyForPath(path) {
     const text = String(path || '');
@@ -112,6 +139,7 @@
   LlmCalc.state = {
     DEFAULTS: DEFAULTS,
     KEYS: KEYS,
+    ASSUMPTION_KEYS: ASSUMPTION_KEYS,
     coerce: coerce,
     decodeHash: decodeHash,
     encodeHash: encodeHash,

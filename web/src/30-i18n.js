@@ -25,6 +25,14 @@
       link_broken: 'Part of this link was not valid; those settings were reset to defaults.',
       error: 'Cannot estimate', tokens_per_s: 'tok/s', seconds: 's',
       context_note: 'KV at this context', kv_per_token: 'KV bytes per token', breakdown: 'Parameters by part', my_model: 'My model (config.json, .gguf, .safetensors; read in your browser)', commands: 'Launch commands', cost: 'Cost', rank_title: 'What runs on this device', answers_title: 'In short', min_bits: 'Lowest bits per weight', rec_title: 'Recommendations (fits comfortably)', rec_device: 'Cheapest device (launch price)', rec_unified: 'Unified-memory option', rec_cloud: 'Cheapest cloud offer', rec_multi: 'Cheapest multi-GPU combination', no_compute: 'no compute figure for this device', finetune: 'Fine-tuning memory (AdamW, bf16, micro-batch 1, 2,048 tokens, checkpointing)', ft_full: 'Full fine-tuning', ft_lora: 'LoRA (rank 16, all linear layers)', ft_qlora: 'QLoRA (NF4 base)', per_gpu: 'per GPU', fits_device: 'fits this device', ft_weights: 'weights', ft_optimizer: 'gradients + optimizer', ft_activations: 'activations', matrix_title: 'Memory by weight format and context', chart_title: 'Memory against context', chart_label: 'Memory needed from 4K to 1M tokens of context, with the usable memory line', devices_title: 'This model on every device', offload: 'Offload (llama.cpp)', ngl: 'GPU layers (-ngl, 0 = all)', cmoe: 'Layers with experts in RAM (--n-cpu-moe)', device: 'Device', layers_short: 'layers', system_ram: 'System RAM (offloaded)', rank_button: 'Rank every model for this device', filter: 'Filter by name, family or license', max_context: 'Max context', params_total_short: 'Parameters', own_per_million: 'Own: $ per 1M output tokens (1 · concurrent)', rent_per_million: 'Rent: $ per 1M output tokens', api_per_million: 'API: $ per 1M output tokens', monthly: 'Monthly: own / rent / API', break_even: 'Buying beats renting after', months: 'months', months_short: 'mo', cost_own: 'own', cost_rent: 'rent', cost_api: 'API', cost_assumptions: 'Cost assumptions', kwh_cents: 'Electricity (US cents per kWh)', hours: 'Hours of use per day', tokens_day: 'Output tokens per day (API comparison)', conc: 'Concurrent sequences (cost figures)', cost_chart_label: 'Cumulative cost over 36 months of owning (purchase plus electricity), renting the cheapest cloud offer and paying the cheapest API', copy: 'Copy', copied_command: 'Command copied',
+      stream_title: 'Live preview at this speed', stream_play: 'Play a 256-token answer', stream_stop: 'Stop',
+      stream_waiting: 'waiting for the first token',
+      stream_sample: 'The model reads your prompt, then writes its answer one token at a time; each token is about four characters of English text, so this line grows at the speed you would see. ',
+      speed_chart_title: 'Decode speed against context (dashed: likely range)', speed_chart_label: 'Decode tokens per second per sequence from 4K to 1M tokens of context, with the likely range',
+      assumptions: 'Speed and memory assumptions', assumptions_hint: 'Empty boxes use the calibrated value shown; they apply to the selected device.',
+      bw_eff: 'Decode: % of memory bandwidth reached', cmp_eff: 'Prefill, 16-bit weights: % of FP16 compute',
+      qcmp_eff: 'Prefill, quantized weights: % of INT8 compute', reserve_mib: 'Reserved per GPU (driver, context), MiB',
+      gpu_util: 'vLLM / SGLang: % of GPU memory used',
     },
     es: {
       title: 'Calculadora de inferencia de LLM',
@@ -48,6 +56,14 @@
       link_broken: 'Parte de este enlace no era válida; esos ajustes volvieron a sus valores por defecto.',
       error: 'No se puede estimar', tokens_per_s: 'tok/s', seconds: 's',
       context_note: 'KV en este contexto', kv_per_token: 'Bytes de KV por token', breakdown: 'Parámetros por parte', my_model: 'Mi modelo (config.json, .gguf, .safetensors; se lee en tu navegador)', commands: 'Comandos de arranque', cost: 'Coste', rank_title: 'Qué funciona en este dispositivo', answers_title: 'En resumen', min_bits: 'Bits por peso mínimos', rec_title: 'Recomendaciones (cabe con holgura)', rec_device: 'Dispositivo más barato (precio de lanzamiento)', rec_unified: 'Opción de memoria unificada', rec_cloud: 'Oferta en la nube más barata', rec_multi: 'Combinación multi-GPU más barata', no_compute: 'sin cifra de cómputo para este dispositivo', finetune: 'Memoria de ajuste fino (AdamW, bf16, micro-lote 1, 2.048 tokens, checkpointing)', ft_full: 'Ajuste completo', ft_lora: 'LoRA (rango 16, todas las capas lineales)', ft_qlora: 'QLoRA (base NF4)', per_gpu: 'por GPU', fits_device: 'cabe en este dispositivo', ft_weights: 'pesos', ft_optimizer: 'gradientes + optimizador', ft_activations: 'activaciones', matrix_title: 'Memoria por formato y contexto', chart_title: 'Memoria según el contexto', chart_label: 'Memoria necesaria de 4K a 1M tokens de contexto, con la línea de memoria utilizable', devices_title: 'Este modelo en cada dispositivo', offload: 'Descarga (llama.cpp)', ngl: 'Capas en la GPU (-ngl, 0 = todas)', cmoe: 'Capas con expertos en RAM (--n-cpu-moe)', device: 'Dispositivo', layers_short: 'capas', system_ram: 'RAM del sistema (descargado)', rank_button: 'Clasificar todos los modelos para este dispositivo', filter: 'Filtrar por nombre, familia o licencia', max_context: 'Contexto máximo', params_total_short: 'Parámetros', own_per_million: 'Propio: $ por 1M tokens de salida (1 · concurrente)', rent_per_million: 'Alquiler: $ por 1M tokens de salida', api_per_million: 'API: $ por 1M tokens de salida', monthly: 'Mensual: propio / alquiler / API', break_even: 'Comprar sale mejor que alquilar tras', months: 'meses', months_short: 'm', cost_own: 'propio', cost_rent: 'alquiler', cost_api: 'API', cost_assumptions: 'Supuestos de coste', kwh_cents: 'Electricidad (centavos de dólar por kWh)', hours: 'Horas de uso al día', tokens_day: 'Tokens de salida al día (comparación con API)', conc: 'Secuencias simultáneas (cifras de coste)', cost_chart_label: 'Coste acumulado en 36 meses de comprar (precio más electricidad), alquilar la oferta en la nube más barata y pagar la API más barata', copy: 'Copiar', copied_command: 'Comando copiado',
+      stream_title: 'Vista previa a esta velocidad', stream_play: 'Reproducir una respuesta de 256 tokens', stream_stop: 'Parar',
+      stream_waiting: 'esperando el primer token',
+      stream_sample: 'El modelo lee tu prompt y luego escribe su respuesta token a token; cada token son unos cuatro caracteres de texto, así que esta línea crece a la velocidad que verías. ',
+      speed_chart_title: 'Velocidad de generación según el contexto (discontinuo: rango probable)', speed_chart_label: 'Tokens por segundo por secuencia de 4K a 1M tokens de contexto, con el rango probable',
+      assumptions: 'Supuestos de velocidad y memoria', assumptions_hint: 'Las casillas vacías usan el valor calibrado que se muestra; se aplican al dispositivo elegido.',
+      bw_eff: 'Generación: % del ancho de banda alcanzado', cmp_eff: 'Prefill, pesos de 16 bits: % del cómputo FP16',
+      qcmp_eff: 'Prefill, pesos cuantizados: % del cómputo INT8', reserve_mib: 'Reservado por GPU (driver, contexto), MiB',
+      gpu_util: 'vLLM / SGLang: % de memoria de GPU usada',
     },
   };
 
@@ -105,12 +121,14 @@
         (v.short ? `, ${v.free} short.` : `, ${v.free} to spare.`),
       context: (v) => `The largest context that fits is ${v.max} tokens (the model's native window is ${v.native}).`,
       speed: (v) => `Expect about ${v.decode} tokens/s when generating (likely ${v.low}–${v.high}) and ${v.ttft} s before the first token of a ${v.prompt}-token prompt.`,
+      stream: (v) => `A ${v.tokens}-token answer at ${v.rate} tokens/s takes about ${v.total} s, first token included.`,
     },
     es: {
       fit: (v) => `${v.model} en ${v.weights} sobre ${v.device} con ${v.context} tokens de contexto: ${v.verdict}` +
         (v.short ? `; faltan ${v.free}.` : `; sobran ${v.free}.`),
       context: (v) => `El mayor contexto que cabe es de ${v.max} tokens (la ventana nativa del modelo es de ${v.native}).`,
       speed: (v) => `Cuenta con unos ${v.decode} tokens/s al generar (probablemente ${v.low}–${v.high}) y ${v.ttft} s hasta el primer token de un prompt de ${v.prompt} tokens.`,
+      stream: (v) => `Una respuesta de ${v.tokens} tokens a ${v.rate} tokens/s tarda unos ${v.total} s, primer token incluido.`,
     },
   };
 

@@ -1,6 +1,6 @@
 // Panels around the main estimate, from the core's explore(): the quantization x context matrix,
-// memory against context (a line chart, log axis, the device's limit drawn) and the same
-// model on every catalog device (sortable).
+// memory and decode speed against context (line charts on one log axis, the device's limit and
+// the speed band drawn) and the same model on every catalog device (sortable).
 (function (LlmCalc) {
   'use strict';
 
@@ -30,21 +30,46 @@
       el('table', { class: 'rank', id: 'matrix-table' }, el('thead', {}, head), body)));
   }
 
-  // Memory against context on a log2 x-axis from 4K to 1M tokens, with the usable line.
+  // The sweep's x-axis: log2 of the context, 4K to 1M tokens.
+  function contextAxis(f) {
+    return {
+      position: (tokens) => (Math.log2(tokens) - 12) / (20 - 12),
+      ticks: [12, 14, 16, 18, 20].map((power) => ({ at: 2 ** power, text: f.tokens(2 ** power) })),
+    };
+  }
+
+  // Memory against context, with the usable line.
   function renderChart(container, result, t, f) {
     LlmCalc.dom.clear(container);
     const points = result.sweep;
     if (!points.length) return;
     const maxBytes = Math.max(result.usable_bytes, ...points.map((p) => p.total_bytes)) * 1.05;
-    container.appendChild(LlmCalc.lineChart({
+    container.appendChild(LlmCalc.lineChart(Object.assign(contextAxis(f), {
       label: t('chart_label'),
-      position: (tokens) => (Math.log2(tokens) - 12) / (20 - 12),
-      ticks: [12, 14, 16, 18, 20].map((power) => ({ at: 2 ** power, text: f.tokens(2 ** power) })),
       yMax: maxBytes,
       yText: f.gib(maxBytes),
       limit: { value: result.usable_bytes, text: t('usable') + ' ' + f.gib(result.usable_bytes) },
       series: [{ points: points.map((p) => ({ x: p.context_tokens, y: p.total_bytes, dot: p.fits ? 'fits' : 'oom' })) }],
-    }));
+    })));
+  }
+
+  // Decode speed (per sequence) against context, the likely range as dashed lines above and
+  // below; a red dot marks contexts that do not fit.
+  function renderSpeedChart(container, result, t, f) {
+    LlmCalc.dom.clear(container);
+    const points = result.sweep.filter((p) => isFinite(p.decode_high) && p.decode_high > 0);
+    if (!points.length) return;
+    const yMax = Math.max(...points.map((p) => p.decode_high)) * 1.05;
+    const line = (key, className, dots) => ({
+      className: className,
+      points: points.map((p) => ({ x: p.context_tokens, y: p[key], dot: dots ? (p.fits ? 'fits' : 'oom') : null })),
+    });
+    container.appendChild(LlmCalc.lineChart(Object.assign(contextAxis(f), {
+      label: t('speed_chart_label'),
+      yMax: yMax,
+      yText: f.speed(yMax) + ' ' + t('tokens_per_s'),
+      series: [line('decode_high', 'band'), line('decode_tokens_per_s', 'decode', true), line('decode_low', 'band')],
+    })));
   }
 
   function renderDevices(container, result, t, f) {
@@ -88,6 +113,7 @@
     renderRecommendations(ui.recommendations, result, t, f);
     renderMatrix(ui.matrix, result, t, f);
     renderChart(ui.chart, result, t, f);
+    renderSpeedChart(ui.speedChart, result, t, f);
     renderDevices(ui.devices, result, t, f);
   };
 })(window.LlmCalc);

@@ -246,6 +246,8 @@
           field('hours', numberInput('hours', 1, 24)),
           field('tokens_day', numberInput('tokens_day', 1, 99999999)),
           field('conc', numberInput('conc', 1, 1024))));
+      this.assumptions = LlmCalc.assumptionEditor(t, (key, value) => this.set(key, value, true));
+      controls.appendChild(this.assumptions.element);
 
       // Results.
       ui.verdict = el('p', { class: 'verdict', 'data-testid': 'verdict' });
@@ -262,7 +264,9 @@
       ui.finetune = el('dl', { class: 'figures' });
       ui.rank = el('div', { class: 'rank-view' });
       ui.matrix = el('div', { class: 'matrix' });
-      ui.chart = el('div', { class: 'chart-wrap' });
+      ui.chart = el('div', { class: 'chart-wrap', id: 'memory-chart' });
+      ui.speedChart = el('div', { class: 'chart-wrap', id: 'speed-chart' });
+      this.stream = LlmCalc.tokenStream(this.lang);
       ui.devices = el('div', { class: 'devices' });
       ui.recommendations = el('dl', { class: 'figures', id: 'recommendations' });
       const rankButton = el('button', { type: 'button', id: 'rank-button', text: t('rank_button') });
@@ -273,7 +277,9 @@
       const results = el('section', { class: 'results', 'aria-live': 'polite' },
         el('div', { class: 'card' }, el('h2', { text: t('answers_title') }), ui.answers),
         el('div', { class: 'card' }, el('h2', { text: t('memory') }), ui.verdict, ui.bar, ui.figures),
-        el('div', { class: 'card' }, el('h2', { text: t('decode') }), ui.speed),
+        el('div', { class: 'card' }, el('h2', { text: t('decode') }), ui.speed,
+          el('h3', { text: t('stream_title') }), this.stream.element,
+          el('h3', { text: t('speed_chart_title') }), ui.speedChart),
         el('div', { class: 'card' }, el('h2', { text: t('architecture') }), ui.arch, ui.layers),
         el('div', { class: 'card' }, el('h2', { text: t('matrix_title') }), ui.matrix),
         el('div', { class: 'card' }, el('h2', { text: t('chart_title') }), ui.chart),
@@ -348,6 +354,7 @@
       ui.ctxValue.textContent = f.integer(this.state.ctx) + ' tokens';
       ui.ctxNative.textContent = ' (' + t('native_limit') + ': ' + f.integer(maxCtx) + ')';
 
+      this.assumptions.render(this.state, envelope.ok ? envelope.result.scenario : null, f);
       if (!envelope.ok) {
         ui.error.textContent = t('error') + ': ' + envelope.issues.map((i) => i.message).join(' ');
         ui.error.hidden = false;
@@ -403,6 +410,7 @@
         [t('prefill'), f.speed(r.prefill.tokens_per_s) + ' ' + t('tokens_per_s'), 'prefill'],
         [t('ttft'), r.prefill.ttft_s > 0 ? f.seconds(r.prefill.ttft_s) + ' ' + t('seconds') : '— (' + t('no_compute') + ')', 'ttft'],
       ]);
+      this.stream.update(r.decode.tokens_per_s, r.prefill.ttft_s);
       const card = r.model;
       const first = card.layer_groups.find((g) => g.q_heads > 0) || {};
       const p = r.params;

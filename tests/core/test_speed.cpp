@@ -1,0 +1,84 @@
+// Decode speed against context (explore's sweep) and the speed assumptions a request can set,
+// checked by hand from the roofline: a memory-bound decode step reads the weights plus the KV
+// cache of the whole context at bandwidth x efficiency, so more context only adds KV bytes.
+#include <catch2/catch.hpp>
+
+#include "llmcalc/api.h"
+#include "test_support.h"
+
+namespace {
+
+const nlohmann::json kLlama8bOn4090 = {{"model", "llama-3.1-8b"}, {"weights", "Q4_K_M"},
+                                       {"hardware", "rtx-4090"}, {"context_tokens", 8192}};
+
+}  // namespace
+
+TEST_CASE("Decode against context: each sweep point is the estimate at that context, falling by KV reads",
+          "[speed][explore]") {
+  auto answer = nlohmann::json::parse(llmcalc::explore_json(kLlama8bOn4090.dump()));
+  REQUIRE(answer["ok"] == true);
+  const auto& sweep = answer["result"]["sweep"];
+  REQUIRE(sweep.size() >= 2);
+  REQUIRE(sweep[0]["context_tokens"] == 4096);
+  REQUIRE(sweep[1]["context_tokens"] == 8192);
+
+  auto at_8k = llmcalc_test::estimate(kLlama8bOn4090);
+  REQUIRE(at_8k["ok"] == true);
+  CHECK(sweep[1]["decode_tokens_per_s"].get<double>() ==
+        Approx(at_8k["result"]["decode"]["tokens_per_s"].get<double>()));
+  CHECK(sweep[1]["decode_low"].get<double>() == Approx(at_8k["result"]["decode"]["low"].get<double>()));
+  CHECK(sweep[1]["decode_high"].get<double>() == Approx(at_8k["result"]["decode"]["high"].get<double>()));
+
+  // By hand: Llama 3.1 8B keeps 32 layers x 8 KV heads x 128 dims x (K + V) x 2 bytes (f16)
+  // = 131,072 bytes per token. 4K more tokens add 4,096 x 131,072 = 536,870,912 bytes read per
+  // step, at 1,008 GB/s (RTX 4090 datasheet, data/devices/rtx-4090.json) x 0.91 (the CUDA
+  // bandwidth efficiency in data/speed_calibration.json): 5.8529e-4 s more per token.
+  double step_4k = 1.0 / sweep[0]["decode_tokens_per_s"].get<double>();
+  double step_8k = 1.0 / sweep[1]["decode_tokens_per_s"].get<double>();
+  CHECK(sweep[0]["bound"] == "memory");
+  CHECK(step_8k - step_4k == Approx(536870912.0 / (1008e9 * 0.91)).epsilon(1e-6));
+
+  // Speed only falls as the context grows.
+  for (std::size_t i = 1; i < sweep.size(); ++i) {
+    CHECK(sweep[i]["decode_tokens_per_s"].get<double>() < sweep[i - 1]["decode_tokens_per_s"].get<double>());
+  }
+}
+
+TEST_CASE("Speed assumptions from the request replace the calibrated ones", "[speed][assumptions]") {
+  auto calibrated = llmcalc_test::estimate(kLlama8bOn4090);
+  REQUIRE(calibrated["ok"] == true);
+  // The calibrated CUDA values, as data/speed_calibration.json lists them.
+  const auto& echoed = calibrated["result"]["scenario"]["assumptions"];
+  CHECK(echoed["bandwidth_efficiency"].get<double>() == 0.91);
+  CHECK(echoed["compute_efficiency"].get<double>() == 0.56);
+  CHECK(echoed["quantized_compute_efficiency"].get<double>() == 0.16);
+
+  auto with = [](const nlohmann::json& assumptions) {
+    nlohmann::json request = kLlama8bOn4090;
+    request["assumptions"] = assumptions;
+    auto answer = llmcalc_test::estimate(request);
+    REQUIRE(answer["ok"] == true);
+    return answer["result"];
+  };
+  // Memory-bound: halving the bandwidth efficiency from 1.0 to 0.5 adds bytes / bandwidth to the
+  // step, the fixed per-layer overhead staying the same.
+  auto full = with({{"bandwidth_efficiency", 1.0}});
+  auto half = with({{"bandwidth_efficiency", 0.5}});
+  double bytes = full["decode"]["bytes_per_token"].get<double>();
+  CHECK(1.0 / half["decode"]["tokens_per_s"].get<double>() - 1.0 / full["decode"]["tokens_per_s"].get<double>() ==
+        Approx(bytes / 1008e9).epsilon(1e-6));
+  CHECK(half["scenario"]["assumptions"]["bandwidth_efficiency"].get<double>() == 0.5);
+
+  // Quantized weights prefill on the INT8 path: its efficiency moves the prefill, the FP16 one does not.
+  auto slow_int8 = with({{"quantized_compute_efficiency", 0.08}});
+  auto slow_fp16 = with({{"compute_efficiency", 0.28}});
+  CHECK(slow_int8["prefill"]["tokens_per_s"].get<double>() < calibrated["result"]["prefill"]["tokens_per_s"].get<double>());
+  CHECK(slow_fp16["prefill"]["tokens_per_s"].get<double>() ==
+        Approx(calibrated["result"]["prefill"]["tokens_per_s"].get<double>()));
+
+  nlohmann::json bad = kLlama8bOn4090;
+  bad["assumptions"] = {{"quantized_compute_efficiency", 2.0}};
+  auto rejected = llmcalc_test::estimate(bad);
+  CHECK(rejected["ok"] == false);
+  CHECK(rejected["issues"][0]["path"] == "/assumptions/quantized_compute_efficiency");
+}
