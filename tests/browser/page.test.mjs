@@ -41,6 +41,64 @@ test('a share URL reproduces the state in a fresh page; a broken one falls back 
   await context.close();
 });
 
+// Every figure, table cell, command and chart path of the results, once the explore panels have
+// settled (they follow the main figures by a debounce).
+async function everyNumber(page) {
+  await page.locator('llm-calc #speed-chart path.decode').waitFor();
+  let previous = null;
+  for (;;) {
+    const snapshot = await page.locator('llm-calc').evaluate((host) => {
+      const results = host.shadowRoot.querySelector('.results');
+      return JSON.stringify({
+        text: results.textContent,
+        paths: Array.from(results.querySelectorAll('path')).map((path) => path.getAttribute('d')),
+      });
+    });
+    if (snapshot === previous) return JSON.parse(snapshot);
+    previous = snapshot;
+    await page.waitForTimeout(250);
+  }
+}
+
+test('a copied link reproduces every number of the results in a fresh page', async () => {
+  const { context, page, errors } = await openCalculator(suite.browser, `${suite.base}/index.html`);
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: suite.base });
+  // Set controls the way a user does: selects, number boxes, and an assumption.
+  const choose = async (key, value) => {
+    await page.locator(`llm-calc #f-${key}`).selectOption(value);
+    await page.waitForFunction((k) => location.hash.includes(k + '='), key);
+  };
+  const type = async (key, value) => {
+    await page.locator(`llm-calc #f-${key}`).fill(String(value));
+    await page.locator(`llm-calc #f-${key}`).dispatchEvent('change');
+    await page.waitForFunction((k) => location.hash.includes(k + '='), key);
+  };
+  await choose('model', 'qwen3-30b-a3b');
+  await choose('weights', 'Q5_K_M');
+  await choose('kv', 'q8_0');
+  await choose('hw', 'rtx-3090');
+  await type('n', 2);
+  await type('prompt', 2048);
+  await type('batch', 3);
+  await page.locator('llm-calc #cost-assumptions summary').click();
+  await type('kwh_cents', 30);
+  await page.locator('llm-calc #speed-assumptions summary').click();
+  await type('bw_eff', 80);
+  const before = await everyNumber(page);
+  await page.locator('llm-calc header button.copy').click();
+  const link = await page.evaluate(() => navigator.clipboard.readText());
+  assert.match(link, /#v=1&/);
+
+  const fresh = await openCalculator(suite.browser, link);
+  const after = await everyNumber(fresh.page);
+  assert.equal(after.paths.length, before.paths.length);
+  assert.deepEqual(after, before);
+  assert.ok(before.text.includes('Qwen3 30B') || before.text.includes('Qwen3-30B'), 'the chosen model shows');
+  assert.deepEqual(errors.concat(fresh.errors), []);
+  await fresh.context.close();
+  await context.close();
+});
+
 test('from file:// the single file works with every network request blocked', async () => {
   const { context, page, errors } = await openPage(suite.browser);
   const requested = [];
