@@ -176,3 +176,30 @@ TEST_CASE("LFM2 short-convolution hybrid by hand", "[params][families][lfm2]") {
   CHECK(m.layers[2].attention.kind == llmcalc::AttentionKind::full);
   CHECK(m.layers[0].attention.state_elements_per_seq == 2 * 2048);  // (L_cache - 1) x hidden
 }
+
+TEST_CASE("GLM-4-0414 by hand: four norms per layer, q/k/v biases only where the config asks", "[params][families][glm4]") {
+  // GLM-4-32B-0414 (attention_bias false): embedding and untied head 151,552 x 6,144 = 931,135,488
+  // each; attention per layer q 6144x6144 + k, v 6144x256 + o 6144x6144 = 78,643,200, x 61;
+  // MLP 3 x 6,144 x 23,040 = 424,673,280, x 61; norms 61 x 4 x 6,144 + 6,144 = 1,505,280.
+  // Total 32,566,081,536 (llama.cpp prints "model params = 32.57 B" for GLM-Z1-32B-0414, same shapes).
+  auto big = catalog_model("glm-4-32b-0414");
+  CHECK(big.params.embedding == 931135488LL);
+  CHECK(big.params.output_head == 931135488LL);
+  CHECK(big.params.attention == 78643200LL * 61);
+  CHECK(big.params.mlp_dense == 424673280LL * 61);
+  CHECK(big.params.norms == 1505280);
+  CHECK(big.params.total == 32566081536LL);
+  // GLM-4-9B-0414 (attention_bias true): q 4096x4096 + 4,096, k and v 4096x256 + 256 each,
+  // o 4096x4096 = 35,656,192 per layer, x 40; MLP 3 x 4,096 x 13,696 = 168,296,448, x 40;
+  // embedding and head 151,552 x 4,096 = 620,756,992 each; norms 40 x 4 x 4,096 + 4,096 = 659,456.
+  // Total 9,400,279,040.
+  auto small = catalog_model("glm-4-9b-0414");
+  CHECK(small.params.attention == 35656192LL * 40);
+  CHECK(small.params.mlp_dense == 168296448LL * 40);
+  CHECK(small.params.norms == 659456);
+  CHECK(small.params.total == 9400279040LL);
+  // 48 query and 2 KV heads of 128 (head_dim, not 6,144 / 48) on every layer.
+  CHECK(big.layers[0].attention.n_q_heads == 48);
+  CHECK(big.layers[0].attention.n_kv_heads == 2);
+  CHECK(big.layers[60].attention.head_dim_k == 128);
+}
