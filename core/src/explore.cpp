@@ -11,6 +11,9 @@
 namespace llmcalc {
 namespace {
 
+// A catalog price, or null where the data has none (stored as a negative number).
+nlohmann::json price_or_null(double usd) { return usd >= 0 ? nlohmann::json(usd) : nlohmann::json(nullptr); }
+
 // Whether the scenario fits comfortably on `count` of `hardware`. `s` is a scratch copy, reused
 // so that each probe does not copy the model's tensor list.
 bool fits_comfortably(Scenario& s, const ModelSpec& model, const Hardware& hardware, int64_t count) {
@@ -61,14 +64,26 @@ const std::vector<MultiGpu>& multi_gpu_by_price() {
   return sorted;
 }
 
-// The cheapest device that fits comfortably, a unified-memory option, the cheapest cloud offer
-// and the cheapest multi-GPU combination of priced discrete cards (launch prices, see data/).
+// The cheapest device that fits comfortably, the used card with the most decode speed per dollar
+// among those that fit comfortably, a unified-memory option, the cheapest cloud offer and the
+// cheapest multi-GPU combination of priced discrete cards (launch and used prices, see data/).
 nlohmann::json recommendations(const Scenario& base, const ModelSpec& model, const nlohmann::json& devices) {
   Scenario probe = base;
   nlohmann::json cheapest = nullptr;
   nlohmann::json unified = nullptr;
+  nlohmann::json used = nullptr;
+  double best_speed_per_usd = 0;
   for (const auto& d : devices) {
     if (d["verdict"] != "comfortable") continue;
+    if (d["price_used_usd"].is_number()) {
+      double speed_per_usd = d["decode_tokens_per_s"].get<double>() / d["price_used_usd"].get<double>();
+      if (speed_per_usd > best_speed_per_usd) {
+        best_speed_per_usd = speed_per_usd;
+        used = {{"id", d["id"]}, {"name", d["name"]}, {"price_used_usd", d["price_used_usd"]},
+                {"decode_tokens_per_s", d["decode_tokens_per_s"]},
+                {"tokens_per_s_per_1000_usd", 1000.0 * speed_per_usd}};
+      }
+    }
     bool priced = d["price_usd"].is_number();
     if (priced && (cheapest.is_null() || d["price_usd"].get<double>() < cheapest["price_usd"].get<double>())) {
       cheapest = d;
@@ -101,8 +116,8 @@ nlohmann::json recommendations(const Scenario& base, const ModelSpec& model, con
   }
   return {{"cheapest_device", cheapest}, {"unified_memory", unified}, {"cheapest_cloud", cloud},
           {"multi_gpu", multi},
-          {"best_value_used", nullptr},  // no used prices in the data yet
-          {"note", "Launch prices and dated cloud offers from data/; used prices are not collected yet."}};
+          {"best_value_used", used},
+          {"note", "Launch prices, indicative 2026 used prices (median of guide and listing ranges) and dated cloud offers from data/."}};
 }
 
 }  // namespace
@@ -173,8 +188,8 @@ nlohmann::json explore(const nlohmann::json& request, Issues& issues) {
                        {"max_context_tokens", e->memory.max_context_tokens},
                        {"decode_tokens_per_s", e->speed.decode_tokens_per_s},
                        {"ttft_s", e->speed.ttft_s},
-                       {"price_usd", s.hardware.price_usd >= 0 ? nlohmann::json(s.hardware.price_usd)
-                                                               : nlohmann::json(nullptr)}});
+                       {"price_usd", price_or_null(s.hardware.price_usd)},
+                       {"price_used_usd", price_or_null(s.hardware.price_used_usd)}});
   }
   nlohmann::json recommended = recommendations(*resolved, model, devices);
   return {{"matrix", std::move(matrix)}, {"sweep", std::move(sweep)}, {"usable_bytes", usable},

@@ -40,6 +40,8 @@ Hardware hardware_from_record(const nlohmann::json& record) {
   h.tdp_w = number_or_zero(record, "tdp_W");
   auto price = record.find("price_new_usd");
   if (price != record.end() && price->is_number()) h.price_usd = price->get<double>();
+  auto used = record.find("price_used_usd");
+  if (used != record.end() && used->is_number()) h.price_used_usd = used->get<double>();
   return h;
 }
 

@@ -1,8 +1,10 @@
 // Catalog integrity: ids, units, sources, and every model builds.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <regex>
 #include <set>
+#include <vector>
 
 #include "llmcalc/catalog.h"
 #include "llmcalc/hardware.h"
@@ -52,4 +54,29 @@ TEST_CASE("Device records: units positive, GiB and GB consistent, sourced", "[ca
       CHECK(hw.fp16_flops_per_s > 0);
     }
   }
+}
+
+TEST_CASE("Used prices: each is the median of its sources' range midpoints, every source dated", "[catalog][devices][used]") {
+  int priced = 0;
+  for (const auto& entry : llmcalc::Catalog::instance().devices()) {
+    auto used = entry.record.find("price_used_usd");
+    if (used == entry.record.end() || !used->is_number()) continue;
+    INFO(entry.id);
+    const auto& sources = entry.record.at("price_used_sources");
+    REQUIRE(sources.is_array());
+    REQUIRE_FALSE(sources.empty());
+    std::vector<double> midpoints;
+    for (const auto& source : sources) {
+      CHECK(source.at("source").get<std::string>().rfind("https://", 0) == 0);
+      CHECK(source.at("date").get<std::string>().rfind("2026", 0) == 0);
+      CHECK(source.at("low_usd").get<double>() <= source.at("high_usd").get<double>());
+      midpoints.push_back((source.at("low_usd").get<double>() + source.at("high_usd").get<double>()) / 2);
+    }
+    std::sort(midpoints.begin(), midpoints.end());
+    std::size_t n = midpoints.size();
+    double median = n % 2 ? midpoints[n / 2] : (midpoints[n / 2 - 1] + midpoints[n / 2]) / 2;
+    CHECK(used->get<double>() == median);
+    ++priced;
+  }
+  CHECK(priced >= 6);  // RTX 3060 12GB, 3090, 3090 Ti, 4090, A6000, Tesla P40
 }

@@ -81,6 +81,8 @@ TEST_CASE("explore(): matrix and leaderboard agree with estimate; recommendation
     CHECK(cell["total_bytes"] == single["result"]["memory"]["total_bytes"]);
   }
   double cheapest = 1e18;
+  double best_value = 0;
+  std::string best_value_id;
   for (const auto& d : r["devices"]) {
     if (d["id"] == "rtx-3090") {
       auto single = llmcalc_test::estimate({{"model", "qwen3-32b"}, {"weights", "Q4_K_M"},
@@ -89,11 +91,21 @@ TEST_CASE("explore(): matrix and leaderboard agree with estimate; recommendation
       CHECK(d["decode_tokens_per_s"].get<double>() == Approx(single["result"]["decode"]["tokens_per_s"].get<double>()));
     }
     if (d["verdict"] == "comfortable" && d["price_usd"].is_number()) cheapest = std::min(cheapest, d["price_usd"].get<double>());
+    // Best value used: the most decode tokens/s per used dollar among the cards that fit comfortably.
+    if (d["verdict"] == "comfortable" && d["price_used_usd"].is_number()) {
+      double value = d["decode_tokens_per_s"].get<double>() / d["price_used_usd"].get<double>();
+      if (value > best_value) {
+        best_value = value;
+        best_value_id = d["id"].get<std::string>();
+      }
+    }
   }
   const auto& rec = r["recommendations"];
   REQUIRE(rec["cheapest_device"].is_object());
   CHECK(rec["cheapest_device"]["price_usd"].get<double>() == cheapest);
   CHECK(rec["cheapest_device"]["verdict"] == "comfortable");
+  REQUIRE(rec["best_value_used"].is_object());
+  CHECK(rec["best_value_used"]["id"] == best_value_id);
   REQUIRE(rec["cheapest_cloud"].is_object());
   auto cloud = llmcalc_test::estimate({{"model", "qwen3-32b"}, {"weights", "Q4_K_M"},
                                        {"hardware", rec["cheapest_cloud"]["device_id"]},

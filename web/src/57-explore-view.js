@@ -90,6 +90,9 @@
         { key: 'ttft', label: t('ttft'), ascending: true, value: (d) => d.ttft_s,
           cell: (d) => (d.ttft_s > 0 ? f.seconds(d.ttft_s) : '—') },
         { key: 'context', label: t('max_context'), value: (d) => d.max_context_tokens, cell: (d) => f.integer(d.max_context_tokens) },
+        { key: 'price', label: t('price_launch_used'), ascending: true,
+          value: (d) => (typeof d.price_used_usd === 'number' ? d.price_used_usd : d.price_usd === null ? Number.MAX_VALUE : d.price_usd),
+          cell: (d) => [d.price_usd, d.price_used_usd].map((v) => (typeof v === 'number' ? '$' + f.number(v, 0) : '—')).join(' · ') },
       ],
     });
     container.appendChild(table.element);
@@ -101,6 +104,8 @@
     const usd = (v) => '$' + f.number(v, 0);
     const rows = [
       [t('rec_device'), r.cheapest_device ? r.cheapest_device.name + ' (' + usd(r.cheapest_device.price_usd) + ')' : '—'],
+      [t('rec_used'), r.best_value_used ? r.best_value_used.name + ' (' + usd(r.best_value_used.price_used_usd) + ', ' +
+        f.speed(r.best_value_used.tokens_per_s_per_1000_usd) + ' ' + t('tokens_per_s') + ' ' + t('per_1000_usd') + ')' : '—'],
       [t('rec_unified'), r.unified_memory ? r.unified_memory.name : '—'],
       [t('rec_cloud'), r.cheapest_cloud ? r.cheapest_cloud.provider + ' ' + r.cheapest_cloud.device_count + ' x ' +
         r.cheapest_cloud.device_id + ' (' + '$' + f.number(r.cheapest_cloud.usd_per_hour, 2) + '/h, ' + r.cheapest_cloud.price_date + ')' : '—'],

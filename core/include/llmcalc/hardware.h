@@ -25,6 +25,7 @@ struct Hardware {
   double interconnect_bytes_per_s = 0;  // per direction between devices; 0 if unknown
   double tdp_w = 0;
   double price_usd = -1;  // launch price of one device (< 0: unknown)
+  double price_used_usd = -1;  // indicative second-hand price (< 0: unknown), see data/devices
 };
 
 /// Resolves request.hardware (string id or object). Errors are recorded at `path`.
