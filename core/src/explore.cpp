@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <utility>
+#include <vector>
 
 #include "llmcalc/catalog.h"
 #include "llmcalc/evaluation.h"
@@ -67,30 +68,38 @@ const std::vector<MultiGpu>& multi_gpu_by_price() {
 // The cheapest device that fits comfortably, the used card with the most decode speed per dollar
 // among those that fit comfortably, a unified-memory option, the cheapest cloud offer and the
 // cheapest multi-GPU combination of priced discrete cards (launch and used prices, see data/).
-nlohmann::json recommendations(const Scenario& base, const ModelSpec& model, const nlohmann::json& devices) {
+// `devices` are the leaderboard rows, `row_hardware` the device of each row.
+nlohmann::json recommendations(const Scenario& base, const ModelSpec& model, const nlohmann::json& devices,
+                               const std::vector<const Hardware*>& row_hardware) {
   Scenario probe = base;
   nlohmann::json cheapest = nullptr;
   nlohmann::json unified = nullptr;
   nlohmann::json used = nullptr;
   double best_speed_per_usd = 0;
-  for (const auto& d : devices) {
+  auto named = [&](std::size_t row) {
+    nlohmann::json out = devices[row];
+    out["name"] = row_hardware[row]->name;
+    return out;
+  };
+  for (std::size_t row = 0; row < devices.size(); ++row) {
+    const nlohmann::json& d = devices[row];
     if (d["verdict"] != "comfortable") continue;
     if (d["price_used_usd"].is_number()) {
       double speed_per_usd = d["decode_tokens_per_s"].get<double>() / d["price_used_usd"].get<double>();
       if (speed_per_usd > best_speed_per_usd) {
         best_speed_per_usd = speed_per_usd;
-        used = {{"id", d["id"]}, {"name", d["name"]}, {"price_used_usd", d["price_used_usd"]},
+        used = {{"id", d["id"]}, {"name", row_hardware[row]->name}, {"price_used_usd", d["price_used_usd"]},
                 {"decode_tokens_per_s", d["decode_tokens_per_s"]},
                 {"tokens_per_s_per_1000_usd", 1000.0 * speed_per_usd}};
       }
     }
     bool priced = d["price_usd"].is_number();
     if (priced && (cheapest.is_null() || d["price_usd"].get<double>() < cheapest["price_usd"].get<double>())) {
-      cheapest = d;
+      cheapest = named(row);
     }
-    if (d["kind"] == "unified" && (unified.is_null() || d["total_bytes"].get<double>() / d["usable_bytes"].get<double>() >
+    if (row_hardware[row]->kind == "unified" && (unified.is_null() || d["total_bytes"].get<double>() / d["usable_bytes"].get<double>() >
                                                             unified["total_bytes"].get<double>() / unified["usable_bytes"].get<double>())) {
-      unified = d;  // the one the model fills best, i.e. the smallest that fits
+      unified = named(row);  // the one the model fills best, i.e. the smallest that fits
     }
   }
   // Candidates come in ascending price, so the first that fits is the cheapest.
@@ -173,6 +182,7 @@ nlohmann::json explore(const nlohmann::json& request, Issues& issues) {
   // The same model and settings on every catalog device.
   s = *resolved;
   nlohmann::json devices = nlohmann::json::array();
+  std::vector<const Hardware*> row_hardware;
   for (const Hardware& hardware : catalog_hardware()) {
     s.hardware = hardware;
     s.speed = default_speed_assumptions(speed_calibration_key(s.hardware), s.engine.engine);
@@ -180,8 +190,6 @@ nlohmann::json explore(const nlohmann::json& request, Issues& issues) {
     std::optional<Evaluation> e = evaluate(s, model, device_issues);
     if (!e) continue;
     devices.push_back({{"id", hardware.id},
-                       {"name", s.hardware.name},
-                       {"kind", s.hardware.kind},
                        {"verdict", e->memory.verdict},
                        {"total_bytes", e->memory.total_bytes},
                        {"usable_bytes", e->memory.usable_bytes},
@@ -190,8 +198,9 @@ nlohmann::json explore(const nlohmann::json& request, Issues& issues) {
                        {"ttft_s", e->speed.ttft_s},
                        {"price_usd", price_or_null(s.hardware.price_usd)},
                        {"price_used_usd", price_or_null(s.hardware.price_used_usd)}});
+    row_hardware.push_back(&hardware);
   }
-  nlohmann::json recommended = recommendations(*resolved, model, devices);
+  nlohmann::json recommended = recommendations(*resolved, model, devices, row_hardware);
   return {{"matrix", std::move(matrix)}, {"sweep", std::move(sweep)}, {"usable_bytes", usable},
           {"devices", std::move(devices)}, {"recommendations", std::move(recommended)}};
 }

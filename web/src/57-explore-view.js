@@ -72,8 +72,12 @@
     })));
   }
 
-  function renderDevices(container, result, t, f) {
+  // Rows carry the device id; names come from the catalog.
+  function renderDevices(container, result, catalogDevices, t, f) {
     LlmCalc.dom.clear(container);
+    const names = {};
+    catalogDevices.forEach((d) => { names[d.id] = d.name; });
+    const name = (d) => names[d.id] || d.id;
     const verdictRank = { comfortable: 0, tight: 1, oom: 2 };
     const table = LlmCalc.sortableTable({
       id: 'device-table',
@@ -81,7 +85,7 @@
       sortKey: 'decode',
       rowAttributes: (d) => ({ 'data-device': d.id }),
       columns: [
-        { key: 'name', label: t('hw'), ascending: true, value: (d) => d.name, cell: (d) => d.name },
+        { key: 'name', label: t('hw'), ascending: true, value: name, cell: name },
         { key: 'verdict', label: t('verdict'), ascending: true, value: (d) => verdictRank[d.verdict],
           cellClass: (d) => 'verdict-cell ' + d.verdict, cell: (d) => t(d.verdict) },
         { key: 'memory', label: t('total'), value: (d) => d.total_bytes / Math.max(1, d.usable_bytes),
@@ -114,11 +118,11 @@
     rows.forEach((row) => container.appendChild(el('div', { class: 'item' }, el('dt', { text: row[0] }), el('dd', { text: row[1] }))));
   }
 
-  LlmCalc.renderExplore = function (ui, result, t, f) {
+  LlmCalc.renderExplore = function (ui, result, catalogDevices, t, f) {
     renderRecommendations(ui.recommendations, result, t, f);
     renderMatrix(ui.matrix, result, t, f);
     renderChart(ui.chart, result, t, f);
     renderSpeedChart(ui.speedChart, result, t, f);
-    renderDevices(ui.devices, result, t, f);
+    renderDevices(ui.devices, result, catalogDevices, t, f);
   };
 })(window.LlmCalc);

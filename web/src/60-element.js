@@ -87,7 +87,8 @@
         this.explored = true;
         const answer = this.core.explore(this.request());
         if (answer.ok) {
-          LlmCalc.renderExplore(this.ui, answer.result, this.t.bind(this), LlmCalc.i18n.formatter(this.lang));
+          LlmCalc.renderExplore(this.ui, answer.result, this.core.catalog.devices, this.t.bind(this),
+                                LlmCalc.i18n.formatter(this.lang));
         }
       }, this.explored ? 60 : 0);
     }
