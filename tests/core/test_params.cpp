@@ -203,3 +203,24 @@ TEST_CASE("GLM-4-0414 by hand: four norms per layer, q/k/v biases only where the
   CHECK(big.layers[0].attention.n_kv_heads == 2);
   CHECK(big.layers[60].attention.head_dim_k == 128);
 }
+
+TEST_CASE("Command A by hand: parallel blocks with one LayerNorm, tied embeddings, 3 sliding : 1 global", "[params][families][cohere2]") {
+  // c4ai-command-a-03-2025: embedding 256,000 x 12,288 = 3,145,728,000, shared with the head;
+  // attention per layer q 12288x12288 + k, v 12288x1024 + o 12288x12288 = 327,155,712, x 64;
+  // MLP 3 x 12,288 x 36,864 = 1,358,954,496, x 64; one LayerNorm weight per layer (the parallel
+  // block feeds attention and MLP from the same norm) plus the final norm: 65 x 12,288 = 798,720.
+  // Total 111,057,580,032: Cohere's "111B".
+  auto m = catalog_model("command-a-03-2025");
+  CHECK(m.params.embedding == 3145728000LL);
+  CHECK(m.params.output_head == 0);
+  CHECK(m.params.attention == 327155712LL * 64);
+  CHECK(m.params.mlp_dense == 1358954496LL * 64);
+  CHECK(m.params.norms == 798720);
+  CHECK(m.params.total == 111057580032LL);
+  // sliding_window_pattern 4: layers 0-2 slide over 4,096 tokens, layer 3 attends globally.
+  CHECK(m.layers[0].attention.kind == llmcalc::AttentionKind::sliding);
+  CHECK(m.layers[0].attention.window_tokens == 4096);
+  CHECK(m.layers[2].attention.kind == llmcalc::AttentionKind::sliding);
+  CHECK(m.layers[3].attention.kind == llmcalc::AttentionKind::full);
+  CHECK(m.layers[63].attention.kind == llmcalc::AttentionKind::full);
+}
