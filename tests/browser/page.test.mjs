@@ -271,3 +271,38 @@ test('decode against context, the live preview and the speed assumptions', async
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('GLM-4-32B-0414 at Q4_K_M with 8K context on an A40 48GB: fit, speeds, cost, recommendations, rent vs buy', async () => {
+  const { context, page, errors } = await openCalculator(suite.browser,
+    `${suite.base}/index.html#v=1&model=glm-4-32b-0414&weights=Q4_K_M&ctx=8192&hw=a40`);
+  await page.locator('llm-calc #cost-chart path.series').first().waitFor();
+  // KV by hand: 61 layers x 2 KV heads x 128 x (K + V) x 2 bytes = 62,464 B per token; x 8,192
+  // tokens = 511,705,088 B = 0.48 GiB = 0.51 GB.
+  assert.equal(await figure(page, 'kv'), '0.48 GiB · 0.51 GB');
+  assert.equal(await page.locator('llm-calc [data-testid="verdict"]').textContent(), 'Fits comfortably');
+  // Usable: 48 GiB minus the 512 MiB driver reserve = 47.50 GiB; the margin is shown beside it.
+  assert.equal(await figure(page, 'usable'), '47.50 GiB');
+  assert.match(await figure(page, 'headroom'), /^\d+\.\d\d GiB$/);
+  const decode = parseFloat(await figure(page, 'decode'));
+  assert.match(await figure(page, 'decode'), /likely range .* memory-bound/);
+  assert.match(await figure(page, 'ttft'), /^\d/);
+  // Renting: the cheapest A40 offer in data/cloud_offers.json is RunPod community at $0.35/h, so
+  // $ per 1M output tokens = 0.35 x 1e6 / (3,600 x decode); a month of 8 h/day = 0.35 x 8 x 30.4375 = $85.
+  const rent = await figure(page, 'cost-rent');
+  assert.match(rent, /\(RunPod, \$0\.35\/h\)/);
+  const perMillion = 0.35 * 1e6 / (3600 * decode);
+  assert.ok(Math.abs(parseFloat(rent.slice(1)) - perMillion) / perMillion < 0.01, `${rent} vs ${perMillion.toFixed(2)}`);
+  // The API: Z.ai's $0.10 per 1M tokens (data/api_prices.json); 1M tokens a day for a month = $3.04.
+  assert.match(await figure(page, 'cost-api'), /^\$0\.10 \(Z\.ai/);
+  assert.match(await figure(page, 'cost-monthly'), /^— \/ \$85 \/ \$3\.04$/);  // no sourced A40 purchase price
+  // Rent vs buy over time: the rent and API lines (no own line without a purchase price).
+  assert.deepEqual(await page.locator('llm-calc #cost-chart path.series').evaluateAll(
+    (paths) => paths.map((p) => p.getAttribute('class'))), ['series rent', 'series api']);
+  const recommendations = await page.locator('llm-calc #recommendations').textContent();
+  for (const label of ['Cheapest device', 'Best value used card', 'Unified-memory option', 'Cheapest cloud offer',
+                       'Cheapest multi-GPU combination']) {
+    assert.ok(recommendations.includes(label), label);
+  }
+  assert.deepEqual(errors, []);
+  await context.close();
+});
