@@ -232,6 +232,7 @@ MemoryEstimate estimate_memory(const ModelSpec& model, const WeightPlan& weights
   out.usable_bytes = usable_memory_bytes(hardware, engine) * request.devices;
   out.headroom_bytes = out.usable_bytes - out.total_bytes;
   // The verdict is the tightest place: any device, or the system RAM holding offloaded parts.
+  out.utilization = t.worst_ratio;
   out.verdict = t.worst_ratio <= engine.comfortable_fraction ? "comfortable"
                 : t.worst_ratio <= 1.0                       ? "tight"
                                                              : "oom";
@@ -337,6 +338,7 @@ nlohmann::json memory_json(const MemoryEstimate& m) {
       {"usable_bytes", m.usable_bytes},
       {"headroom_bytes", m.headroom_bytes},
       {"verdict", m.verdict},
+      {"utilization", m.utilization},
       {"max_context_tokens", m.max_context_tokens},
       {"kv_cache", {{"full_attention_bytes", m.kv.full_attention_bytes},
                     {"windowed_bytes", m.kv.windowed_bytes},

@@ -279,10 +279,14 @@ test('GLM-4-32B-0414 at Q4_K_M with 8K context on an A40 48GB: fit, speeds, cost
   // KV by hand: 61 layers x 2 KV heads x 128 x (K + V) x 2 bytes = 62,464 B per token; x 8,192
   // tokens = 511,705,088 B = 0.48 GiB = 0.51 GB.
   assert.equal(await figure(page, 'kv'), '0.48 GiB · 0.51 GB');
-  assert.equal(await page.locator('llm-calc [data-testid="verdict"]').textContent(), 'Fits comfortably');
-  // Usable: 48 GiB minus the 512 MiB driver reserve = 47.50 GiB; the margin is shown beside it.
-  assert.equal(await figure(page, 'usable'), '47.50 GiB');
-  assert.match(await figure(page, 'headroom'), /^\d+\.\d\d GiB$/);
+  // Usable: 48 GiB minus the 512 MiB driver reserve = 47.50 GiB = 51.00 GB; the margin beside it.
+  assert.equal(await figure(page, 'usable'), '47.50 GiB · 51.00 GB');
+  const total = parseFloat((await figure(page, 'total')).split(' · ')[1]);
+  const headroom = parseFloat((await figure(page, 'headroom')).split(' · ')[1]);
+  assert.ok(Math.abs(total + headroom - 51.00) < 0.015, `${total} + ${headroom}`);
+  // Utilization = total / usable, e.g. 20.05 GB / 51.00 GB = 39%.
+  assert.equal(await page.locator('llm-calc [data-testid="verdict"]').textContent(),
+               `Fits comfortably · ${Math.round(100 * total / 51.0)}% of usable memory at the fullest device`);
   const decode = parseFloat(await figure(page, 'decode'));
   assert.match(await figure(page, 'decode'), /likely range .* memory-bound/);
   assert.match(await figure(page, 'ttft'), /^\d/);

@@ -121,6 +121,7 @@
         (v.short ? `, ${v.free} short.` : `, ${v.free} to spare.`),
       context: (v) => `The largest context that fits is ${v.max} tokens (the model's native window is ${v.native}).`,
       speed: (v) => `Expect about ${v.decode} tokens/s when generating (likely ${v.low}–${v.high}) and ${v.ttft} s before the first token of a ${v.prompt}-token prompt.`,
+      utilization: (v) => `${v.percent}% of usable memory at the fullest device`,
       stream: (v) => `A ${v.tokens}-token answer at ${v.rate} tokens/s takes about ${v.total} s, first token included.`,
     },
     es: {
@@ -128,6 +129,7 @@
         (v.short ? `; faltan ${v.free}.` : `; sobran ${v.free}.`),
       context: (v) => `El mayor contexto que cabe es de ${v.max} tokens (la ventana nativa del modelo es de ${v.native}).`,
       speed: (v) => `Cuenta con unos ${v.decode} tokens/s al generar (probablemente ${v.low}–${v.high}) y ${v.ttft} s hasta el primer token de un prompt de ${v.prompt} tokens.`,
+      utilization: (v) => `${v.percent} % de la memoria utilizable en el dispositivo más lleno`,
       stream: (v) => `Una respuesta de ${v.tokens} tokens a ${v.rate} tokens/s tarda unos ${v.total} s, primer token incluido.`,
     },
   };

@@ -367,7 +367,8 @@
       const used = m.weights_bytes + m.kv_cache_bytes + m.overhead_bytes;
       const scale = Math.max(used, m.usable_bytes, 1);
 
-      ui.verdict.textContent = t(m.verdict);
+      ui.verdict.textContent = t(m.verdict) + ' · ' + LlmCalc.i18n.sentence(this.lang, 'utilization',
+        { percent: f.number(100 * m.utilization, 0) });
       // Short answers to the usual questions, written from the numbers above.
       const name = r.model.name || r.model.id;
       const device = (r.hardware.name || r.hardware.id) + (this.state.n > 1 ? ' x' + this.state.n : '');
@@ -395,10 +396,10 @@
       fillList(ui.figures, [
         [t('weights_part'), f.gib(m.weights_bytes) + ' · ' + f.gb(m.weights_bytes), 'weights'],
         [t('kv_part'), f.gib(m.kv_cache_bytes) + ' · ' + f.gb(m.kv_cache_bytes), 'kv'],
-        [t('overhead_part'), f.gib(m.overhead_bytes), 'overhead'],
+        [t('overhead_part'), f.gib(m.overhead_bytes) + ' · ' + f.gb(m.overhead_bytes), 'overhead'],
         [t('total'), f.gib(m.total_bytes) + ' · ' + f.gb(m.total_bytes), 'total'],
-        [t('usable'), f.gib(m.usable_bytes), 'usable'],
-        [t('headroom'), f.gib(m.headroom_bytes), 'headroom'],
+        [t('usable'), f.gib(m.usable_bytes) + ' · ' + f.gb(m.usable_bytes), 'usable'],
+        [t('headroom'), f.gib(m.headroom_bytes) + ' · ' + f.gb(m.headroom_bytes), 'headroom'],
         [t('max_context'), f.integer(m.max_context_tokens) + ' tokens', 'max-context'],
         [t('bits_per_weight'), f.number(r.weights.bits_per_weight, 2), 'bpw'],
       ].concat(m.per_device.length > 1 || m.host.total_bytes > 0 ? m.per_device.map((d, i) =>

@@ -69,6 +69,7 @@ struct MemoryEstimate {
   int64_t usable_bytes = 0;
   int64_t headroom_bytes = 0;
   std::string verdict;             // comfortable | tight | oom
+  double utilization = 0;          // total / usable at the tightest device or the system RAM
   int64_t max_context_tokens = 0;  // per sequence, largest that fits (0 if none; -1 not searched)
   int64_t kv_pool_bytes = 0;       // vLLM / SGLang: memory the KV pool gets
   int64_t kv_capacity_tokens = -1; // vLLM / SGLang: tokens the KV pool holds (-1: n/a)
