@@ -42,9 +42,9 @@ int64_t stored_extras(const std::string& id, const llmcalc::ModelSpec& m) {
   if (id.rfind("llama-2-", 0) == 0) return m.n_layers * (m.layers[0].attention.head_dim_k / 2);
   // Qwen3-0.6B and 1.7B tie the head to the embedding yet also store lm_head.weight.
   if (id == "qwen3-0.6b" || id == "qwen3-1.7b") return m.params.embedding;
-  // DeepSeek V3 ships FP8 weights with one F32 weight_scale_inv per 128 x 128 block of every
+  // DeepSeek V3 and V3.1 ship FP8 weights with one F32 weight_scale_inv per 128 x 128 block of every
   // quantized linear (all but embeddings, head, router and the MTP eh_proj, which stay BF16).
-  if (id == "deepseek-v3") {
+  if (id == "deepseek-v3" || id == "deepseek-v3.1") {
     int64_t scales = 0;
     for (const auto& t : m.tensors) {
       bool kept = t.ne1 == 1 || t.role == llmcalc::TensorRole::token_embd ||
