@@ -1,7 +1,8 @@
-// Fits the speed model's efficiencies per backend to published llama.cpp measurements and prints
-// the fit and its residuals. Held out of the fit (and reported separately): every measurement
-// from llama.cpp's own benches/ folder (DGX Spark, M2 Ultra: devices and MoE models the fit never
-// sees) and from geerlingguy/ai-benchmarks.
+// Fits the speed model's efficiencies per backend to published llama.cpp measurements (and, per
+// "<backend>/server" key, to vLLM / SGLang single-request runs) and prints the fit and its
+// residuals. Held out of the fit (and reported separately): every measurement from llama.cpp's
+// own benches/ folder (DGX Spark, M2 Ultra: devices and MoE models the fit never sees), from
+// geerlingguy/ai-benchmarks, and the server runs named below.
 //   fit_speed                 print the fit and residuals
 //   fit_speed --write FILE    also write the fitted efficiencies (data/speed_calibration.json)
 //   fit_speed --residuals     also print every measurement with its prediction
@@ -85,6 +86,16 @@ std::vector<double> abs_errors(const std::vector<const Sample*>& samples,
   return out;
 }
 
+// The committed assumptions for a fit key, looked up as the engine does: "<key>/server" for
+// vLLM / SGLang (falling back to the llama.cpp values of the key), "<key>" for llama.cpp.
+llmcalc::SpeedAssumptions committed(const std::string& fit_key) {
+  const std::string server = "/server";
+  bool is_server = fit_key.size() > server.size() &&
+                   fit_key.compare(fit_key.size() - server.size(), server.size(), server) == 0;
+  return is_server ? llmcalc::default_speed_assumptions(fit_key.substr(0, fit_key.size() - server.size()), "vllm")
+                   : llmcalc::default_speed_assumptions(fit_key, "llama.cpp");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -99,6 +110,21 @@ int main(int argc, char** argv) {
 
   std::map<std::string, llmcalc::ModelSpec> models;
   std::map<std::string, llmcalc::WeightPlan> plans;
+  // The weight plan of a catalog model in a format, built once; nullptr if the format does not apply.
+  auto plan_for = [&](const std::string& id, const std::string& format) -> llmcalc::WeightPlan* {
+    if (!models.count(id)) {
+      llmcalc::Issues issues;
+      models[id] = *llmcalc::build_model(llmcalc::Catalog::instance().find_model(id)->config(), "", issues);
+    }
+    std::string key = id + "|" + format;
+    if (!plans.count(key)) {
+      llmcalc::Issues issues;
+      auto plan = llmcalc::plan_weights(models[id], format, "", issues);
+      if (!plan) return nullptr;
+      plans[key] = *plan;
+    }
+    return &plans[key];
+  };
   std::vector<Sample> samples;
   std::map<std::string, int> skipped;
   const std::regex test_pattern(R"(^(batched_)?(tg|pp)(\d+)$)");
@@ -139,17 +165,8 @@ int main(int argc, char** argv) {
       continue;
     }
     hw.backend = r.value("backend", hw.backend);
-    std::string key = id + "|" + type;
-    if (!models.count(id)) {
-      llmcalc::Issues issues;
-      models[id] = *llmcalc::build_model(llmcalc::Catalog::instance().find_model(id)->config(), "", issues);
-    }
-    if (!plans.count(key)) {
-      llmcalc::Issues issues;
-      auto plan = llmcalc::plan_weights(models[id], type, "", issues);
-      if (!plan) { ++skipped["custom quant mix"]; continue; }
-      plans[key] = *plan;
-    }
+    llmcalc::WeightPlan* plan = plan_for(id, type);
+    if (!plan) { ++skipped["custom quant mix"]; continue; }
     Sample s;
     s.label = r.value("device", "").substr(0, 40) + " x" + std::to_string(r.value("device_count", 1)) +
               " | " + id + " " + type + " | " + test + " @" + std::to_string(r.value("context_tokens", 0));
@@ -160,7 +177,7 @@ int main(int argc, char** argv) {
     s.held_out = source.find("ggml-org/llama.cpp") != std::string::npos ||
                  source.find("geerlingguy") != std::string::npos;
     s.model = &models[id];
-    s.weights = &plans[key];
+    s.weights = plan;
     s.hardware = hw;
     int64_t n = std::stoll(match[3].str());
     int64_t depth = r.value("context_tokens", int64_t{0});
@@ -183,6 +200,37 @@ int main(int argc, char** argv) {
     if (s.measured <= 0 || (!s.decode && hw.fp16_flops_per_s <= 0)) { ++skipped["no compute figure"]; continue; }
     samples.push_back(s);
   }
+  // vLLM / SGLang at one request (tests/data/server_speed_measurements.json), fitted per
+  // "<calibration key>/server": tensor parallel over tensor_parallel devices, or pipeline stages
+  // in turn. Held out: everything but the Qwen2.5 speed benchmark (A100, vLLM 0.6.3) and the
+  // Qwen3 one (H20, SGLang 0.4.6), i.e. the H100, RTX PRO 6000 and MI300X runs of other versions.
+  const nlohmann::json server_runs = read_json(data + "/server_speed_measurements.json");
+  for (const auto& r : server_runs.at("records")) {
+    std::string id = r.value("model_hint", "");
+    const auto* device = llmcalc::Catalog::instance().find_device(r.value("catalog_device_id", ""));
+    if (!device || !llmcalc::Catalog::instance().find_model(id)) { ++skipped["server run not in catalog"]; continue; }
+    llmcalc::WeightPlan* plan = plan_for(id, r.value("weights", ""));
+    if (!plan) { ++skipped["server weights unknown"]; continue; }
+    Sample s;
+    s.hardware = llmcalc::hardware_from_record(device->record);
+    s.backend = llmcalc::speed_calibration_key(s.hardware) + "/server";
+    s.model = &models[id];
+    s.weights = plan;
+    s.measured = r.value("tokens_per_s", 0.0);
+    std::string source = r.value("source", "");
+    s.held_out = source.find("QwenLM/Qwen2.5/") == std::string::npos && source.find("QwenLM/Qwen3/") == std::string::npos;
+    std::string test = r.value("test", "tg1");
+    int64_t generated = std::stoll(test.substr(2));
+    int64_t prompt = std::max<int64_t>(1, r.value("context_tokens", int64_t{1}));
+    int64_t pipeline = r.value("pipeline_parallel", int64_t{1});
+    s.request.tensor_parallel = pipeline <= 1;
+    s.request.devices = pipeline > 1 ? pipeline : r.value("tensor_parallel", int64_t{1});
+    s.request.context_tokens = prompt + generated / 2;
+    s.request.prompt_tokens = prompt;
+    s.label = r.value("engine", "") + " " + r.value("catalog_device_id", "") + " x" + std::to_string(s.request.devices) +
+              " | " + id + " " + r.value("weights", "") + " | " + test + " @" + std::to_string(prompt);
+    samples.push_back(s);
+  }
 
   std::map<std::string, std::vector<const Sample*>> decode_fit, prefill_fit, decode_held, prefill_held;
   for (const Sample& s : samples) {
@@ -193,7 +241,7 @@ int main(int argc, char** argv) {
   if (check_only) {
     std::vector<const Sample*> dec, dec_held, pre;
     for (const Sample& s : samples) {
-      if (!fit.count(s.backend)) fit[s.backend] = llmcalc::default_speed_assumptions(s.backend, "llama.cpp");
+      if (!fit.count(s.backend)) fit[s.backend] = committed(s.backend);
       (s.decode ? (s.held_out ? dec_held : dec) : pre).push_back(&s);
     }
     std::vector<const Sample*> pre_fit;
@@ -211,7 +259,7 @@ int main(int argc, char** argv) {
     return pass ? 0 : 1;
   }
   for (const auto& [backend, list] : decode_fit) {
-    llmcalc::SpeedAssumptions best = llmcalc::default_speed_assumptions(backend, "llama.cpp");
+    llmcalc::SpeedAssumptions best = committed(backend);
     double best_error = 1e300;
     for (double eff = 0.20; eff <= 1.0001; eff += 0.01) {
       for (double overhead = 0; overhead <= 0.0003001; overhead += 0.000005) {
@@ -231,7 +279,7 @@ int main(int argc, char** argv) {
   // Prefill: 16-bit and quantized weights are fitted separately (different kernels).
   for (const auto& [backend, list] : prefill_fit) {
     llmcalc::SpeedAssumptions base = fit.count(backend) ? fit[backend]
-                                                        : llmcalc::default_speed_assumptions(backend, "llama.cpp");
+                                                        : committed(backend);
     for (bool quantized : {false, true}) {
       std::vector<const Sample*> subset;
       for (const Sample* s : list) {
@@ -255,10 +303,10 @@ int main(int argc, char** argv) {
     fit[backend] = base;
   }
   for (const auto& [backend, list] : decode_held) {
-    if (!fit.count(backend)) fit[backend] = llmcalc::default_speed_assumptions(backend, "llama.cpp");
+    if (!fit.count(backend)) fit[backend] = committed(backend);
   }
   for (const auto& [backend, list] : prefill_held) {
-    if (!fit.count(backend)) fit[backend] = llmcalc::default_speed_assumptions(backend, "llama.cpp");
+    if (!fit.count(backend)) fit[backend] = committed(backend);
   }
 
   // The band: the 80th percentile of the calibration residuals per backend (decode and prefill).
@@ -307,6 +355,8 @@ int main(int argc, char** argv) {
   if (!write_path.empty()) {
     nlohmann::json out = read_json(write_path);
     for (const auto& [backend, a] : fit) {
+      // Keys seen only in held-out data keep their committed values (or stay absent).
+      if (decode_fit[backend].empty() && prefill_fit[backend].empty()) continue;
       out["backends"][backend] = {{"bandwidth_efficiency", std::round(a.bandwidth_efficiency * 100) / 100},
                                   {"compute_efficiency", std::round(a.compute_efficiency * 1000) / 1000},
                                   {"quantized_compute_efficiency", std::round(a.quantized_compute_efficiency * 1000) / 1000},
