@@ -36,6 +36,8 @@ Hardware hardware_from_record(const nlohmann::json& record) {
   auto link = record.find("interconnect");
   if (link != record.end() && link->is_object()) {
     h.interconnect_bytes_per_s = number_or_zero(*link, "bandwidth_GBps") * 1e9;
+    auto kind = link->find("kind");
+    if (kind != link->end() && kind->is_string()) h.interconnect_kind = kind->get<std::string>();
   }
   h.tdp_w = number_or_zero(record, "tdp_W");
   auto price = record.find("price_new_usd");

@@ -149,12 +149,20 @@ SpeedEstimate estimate_speed(const ModelSpec& model, const WeightPlan& weights,
   }
   double memory_time = std::max(0.0, weight_bytes + kv_bytes - offloaded) / bandwidth + host_time;
   double compute_time = compute > 0 ? out.flops_per_token * batch / compute : 0.0;
-  // Tensor parallel: two all-reduces of the hidden state per layer (Megatron-LM, Shoeybi 2019).
+  // Tensor parallel: two all-reduces of the hidden state per layer (Megatron-LM, Shoeybi 2019),
+  // 10 us each over NVLink-class links (their bytes at the link's rate when it is known). Cards
+  // whose only link is PCIe: a NCCL all-reduce of 8 bytes takes 42.6 us on 8 RTX 4090s and
+  // 54.2 us on 8 RTX 3090s (all_reduce_perf output in NVIDIA/nccl issues #1530 and #1439), so
+  // 48 us, the mean of the two, at PCIe 4.0 x16's 31.5 GB/s per direction.
   double comm_time = 0;
-  if (request.tensor_parallel && devices > 1 && hardware.interconnect_bytes_per_s > 0) {
+  if (request.tensor_parallel && devices > 1 && hardware.kind == "discrete") {
+    bool pcie = hardware.interconnect_bytes_per_s <= 0 &&
+                (hardware.interconnect_kind.empty() || hardware.interconnect_kind.rfind("PCIe", 0) == 0);
+    double link = pcie ? 31.5e9 : hardware.interconnect_bytes_per_s;
     double bytes = 2.0 * static_cast<double>(model.n_layers) * static_cast<double>(model.hidden_size) *
                    2.0 * batch * 2.0 * (devices - 1) / devices;
-    comm_time = bytes / hardware.interconnect_bytes_per_s + 2.0 * static_cast<double>(model.n_layers) * 10e-6;
+    comm_time = (link > 0 ? bytes / link : 0.0) +
+                2.0 * static_cast<double>(model.n_layers) * (pcie ? 48e-6 : 10e-6);
   }
   double step = std::max(memory_time, compute_time) + comm_time +
                 a.per_layer_overhead_s * static_cast<double>(model.n_layers);

@@ -82,3 +82,25 @@ TEST_CASE("Speed assumptions from the request replace the calibrated ones", "[sp
   CHECK(rejected["ok"] == false);
   CHECK(rejected["issues"][0]["path"] == "/assumptions/quantized_compute_efficiency");
 }
+
+TEST_CASE("Tensor parallel over PCIe pays NCCL's all-reduce latency twice per layer", "[speed][tensor_parallel]") {
+  // vLLM, Llama 3.1 8B BF16 on RTX 4090s (PCIe 4.0 x16, no NVLink). One card:
+  // step1 = bytes / (bw x eff) + 32 x overhead. Two cards split the bytes and add the all-reduces:
+  // step2 = bytes / (2 x bw x eff) + 32 x overhead + comm, so comm = step2 - step1 + bytes / (2 x bw x eff).
+  // By hand: 2 all-reduces x 32 layers x 48 us = 3.072 ms, plus the ring's traffic, 2 x (d - 1) / d
+  // of the message per card: 2 x 32 x (4,096 x 2 bytes) x 2 x 1/2 = 524,288 bytes at 31.5 GB/s
+  // = 16.6 us: 3.0886 ms.
+  nlohmann::json request = {{"model", "llama-3.1-8b"}, {"weights", "BF16"}, {"engine", "vllm"},
+                            {"hardware", "rtx-4090"}, {"context_tokens", 1024}, {"prompt_tokens", 16}};
+  auto one = llmcalc_test::estimate(request);
+  request["devices"] = 2;
+  auto two = llmcalc_test::estimate(request);
+  REQUIRE(one["ok"] == true);
+  REQUIRE(two["ok"] == true);
+  double bytes = one["result"]["decode"]["bytes_per_token"].get<double>();
+  double eff = one["result"]["scenario"]["assumptions"]["bandwidth_efficiency"].get<double>();
+  double step1 = 1.0 / one["result"]["decode"]["tokens_per_s"].get<double>();
+  double step2 = 1.0 / two["result"]["decode"]["tokens_per_s"].get<double>();
+  double comm = step2 - step1 + bytes / (2 * 1008e9 * eff);
+  CHECK(comm == Approx(3.072e-3 + 524288.0 / 31.5e9).epsilon(1e-6));
+}

@@ -23,6 +23,7 @@ struct Hardware {
   double fp16_flops_per_s = 0;
   double int8_ops_per_s = 0;            // dense INT8 tensor throughput; 0 if unknown
   double interconnect_bytes_per_s = 0;  // per direction between devices; 0 if unknown
+  std::string interconnect_kind;        // "PCIe 4.0 x16", "NVLink 4", ... ("" if unknown)
   double tdp_w = 0;
   double price_usd = -1;  // launch price of one device (< 0: unknown)
   double price_used_usd = -1;  // indicative second-hand price (< 0: unknown), see data/devices
