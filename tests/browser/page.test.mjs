@@ -210,7 +210,10 @@ test('matrix, memory chart and device table follow the estimate', async () => {
   assert.deepEqual(await page.locator('llm-calc #cost-chart path.series').evaluateAll(
     (paths) => paths.map((p) => p.getAttribute('class'))), ['series own', 'series rent', 'series api']);
   assert.match(await page.locator('llm-calc #cost-chart svg').getAttribute('aria-label'), /36 months/);
+  // The device table is built when its section opens.
+  assert.equal(await page.locator('llm-calc #device-table').count(), 0);
   await page.locator('llm-calc #devices-card summary').click();
+  await page.locator('llm-calc #device-table tbody tr').first().waitFor();
   assert.ok(await page.locator('llm-calc #device-table tbody tr').count() >= 90);
   assert.deepEqual(errors, []);
   await context.close();

@@ -120,6 +120,7 @@ test('text contrast meets WCAG AA in light and dark', async () => {
     await page.goto(`${suite.base}/index.html#v=1&model=qwen3-30b-a3b&hw=rtx-3090&ctx=131072`);
     await page.locator('llm-calc #speed-chart path.decode').waitFor();
     await page.locator('llm-calc #devices-card summary').click();
+    await page.locator('llm-calc #device-table tbody tr').first().waitFor();
     const { checked, failures } = await page.evaluate(lowContrastTexts);
     assert.ok(checked > 200, `${colorScheme}: only ${checked} texts checked`);
     assert.deepEqual(failures, [], colorScheme);

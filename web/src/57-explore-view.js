@@ -118,11 +118,15 @@
     rows.forEach((row) => container.appendChild(el('div', { class: 'item' }, el('dt', { text: row[0] }), el('dd', { text: row[1] }))));
   }
 
+  // The device table sits in a closed section: it is built when that section is open, now or
+  // when it opens (ui.devicesCard), from the latest result.
   LlmCalc.renderExplore = function (ui, result, catalogDevices, t, f) {
     renderRecommendations(ui.recommendations, result, t, f);
     renderMatrix(ui.matrix, result, t, f);
     renderChart(ui.chart, result, t, f);
     renderSpeedChart(ui.speedChart, result, t, f);
-    renderDevices(ui.devices, result, catalogDevices, t, f);
+    ui.renderDevices = () => renderDevices(ui.devices, result, catalogDevices, t, f);
+    if (ui.devicesCard.open) ui.renderDevices();
+    else LlmCalc.dom.clear(ui.devices);
   };
 })(window.LlmCalc);

@@ -269,6 +269,10 @@
       ui.speedChart = el('div', { class: 'chart-wrap', id: 'speed-chart' });
       this.stream = LlmCalc.tokenStream(this.lang);
       ui.devices = el('div', { class: 'devices' });
+      ui.devicesCard = el('details', { class: 'card', id: 'devices-card' }, el('summary', { text: t('devices_title') }), ui.devices);
+      ui.devicesCard.addEventListener('toggle', () => {
+        if (ui.devicesCard.open && ui.renderDevices) ui.renderDevices();
+      });
       ui.recommendations = el('dl', { class: 'figures', id: 'recommendations' });
       const rankButton = el('button', { type: 'button', id: 'rank-button', text: t('rank_button') });
       rankButton.addEventListener('click', () => {
@@ -285,7 +289,7 @@
         el('div', { class: 'card' }, el('h2', { text: t('matrix_title') }), ui.matrix),
         el('div', { class: 'card' }, el('h2', { text: t('chart_title') }), ui.chart),
         el('div', { class: 'card' }, el('h2', { text: t('rec_title') }), ui.recommendations),
-        el('details', { class: 'card', id: 'devices-card' }, el('summary', { text: t('devices_title') }), ui.devices),
+        ui.devicesCard,
         el('div', { class: 'card' }, el('h2', { text: t('cost') }), ui.cost, ui.costChart),
         el('div', { class: 'card' }, el('h2', { text: t('finetune') }), ui.finetune),
         el('div', { class: 'card' }, el('h2', { text: t('rank_title') }), rankButton, ui.rank),
