@@ -224,3 +224,105 @@ TEST_CASE("Command A by hand: parallel blocks with one LayerNorm, tied embedding
   CHECK(m.layers[3].attention.kind == llmcalc::AttentionKind::full);
   CHECK(m.layers[63].attention.kind == llmcalc::AttentionKind::full);
 }
+
+TEST_CASE("Per-component counts by hand for Qwen2, Mistral, Qwen3-MoE, Qwen2-MoE, DeepSeek-V2 and Phi-3",
+          "[params][families]") {
+  // Qwen2.5-7B (qwen2): q/k/v carry biases, o does not. Per layer q 3584x3584 + 3,584,
+  // k and v 3584x512 + 512, o 3584x3584 = 29,364,736, x 28; MLP 3 x 3,584 x 18,944 = 203,685,888,
+  // x 28; untied embedding and head 152,064 x 3,584 = 544,997,376; norms 28 x 2 x 3,584 + 3,584.
+  auto qwen2 = catalog_model("qwen2.5-7b");
+  CHECK(qwen2.params.attention == 29364736LL * 28);
+  CHECK(qwen2.params.mlp_dense == 203685888LL * 28);
+  CHECK(qwen2.params.embedding == 544997376LL);
+  CHECK(qwen2.params.norms == 204288);
+  CHECK(qwen2.params.total == 7615616512LL);
+
+  // Mistral 7B v0.3 (mistral): no biases; q, o 4096x4096, k, v 4096x1024 = 41,943,040 per layer;
+  // MLP 3 x 4,096 x 14,336 = 176,160,768; embedding 32,768 x 4,096 = 134,217,728, untied.
+  auto mistral = catalog_model("mistral-7b-v0.3");
+  CHECK(mistral.params.attention == 41943040LL * 32);
+  CHECK(mistral.params.mlp_dense == 176160768LL * 32);
+  CHECK(mistral.params.total == 2 * 134217728LL + 32 * (41943040LL + 176160768LL) + 266240);
+
+  // Qwen3-30B-A3B (qwen3_moe): 48 layers, 128 experts of 3 x 2,048 x 768 = 4,718,592 (603,979,776
+  // per layer), router 2,048 x 128 = 262,144 per layer. Active per token: every non-expert
+  // parameter plus 8 of the 128 experts.
+  auto qwen3moe = catalog_model("qwen3-30b-a3b");
+  CHECK(qwen3moe.params.experts_routed == 603979776LL * 48);
+  CHECK(qwen3moe.params.router == 262144LL * 48);
+  // 2 x 311,164,928 (embedding, head) + 48 x (18,874,368 attention + 262,144 router
+  // + 8 x 4,718,592) + 210,944 norms = 3,353,032,704.
+  CHECK(qwen3moe.params.active == 2 * 311164928LL + 48 * (18874368LL + 262144LL + 8 * 4718592LL) + 210944);
+
+  // Qwen1.5-MoE-A2.7B (qwen2_moe): 60 experts of 3 x 2,048 x 1,408 per layer (519,045,120), a
+  // shared expert of 3 x 2,048 x 5,632 plus its 2,048-wide sigmoid gate (34,605,056), router
+  // 2,048 x 60 = 122,880; biased q/k/v (16 heads of 128, no GQA): 16,783,360 per layer.
+  auto qwen2moe = catalog_model("qwen1.5-moe-a2.7b");
+  CHECK(qwen2moe.params.experts_routed == 519045120LL * 24);
+  CHECK(qwen2moe.params.experts_shared == 34605056LL * 24);
+  CHECK(qwen2moe.params.router == 122880LL * 24);
+  CHECK(qwen2moe.params.attention == 16783360LL * 24);
+  CHECK(qwen2moe.params.total == 14315784192LL);
+
+  // DeepSeek-V2-Lite (deepseek_v2, MLA without a query LoRA): q_proj 2,048 x 16 x (128 + 64),
+  // kv_a_proj_with_mqa 2,048 x (512 + 64), kv_b_proj 512 x 16 x (128 + 128), o 16 x 128 x 2,048
+  // = 13,762,560 per layer; kv_a_layernorm (512) is a norm. Layer 0 is dense (3 x 2,048 x 10,944
+  // = 67,239,936); 26 MoE layers with 64 routed experts (553,648,128), 2 shared (17,301,504) and a
+  // 2,048 x 64 router. Norms 27 x (2 x 2,048 + 512) + 2,048 = 126,464.
+  auto v2 = catalog_model("deepseek-v2-lite");
+  CHECK(v2.params.attention == 13762560LL * 27);
+  CHECK(v2.params.mlp_dense == 67239936LL);
+  CHECK(v2.params.experts_routed == 553648128LL * 26);
+  CHECK(v2.params.experts_shared == 17301504LL * 26);
+  CHECK(v2.params.router == 131072LL * 26);
+  CHECK(v2.params.norms == 126464);
+
+  // Phi-4 (phi3): fused qkv 5,120 x (40 + 2 x 10) x 128 + o 5,120 x 5,120 = 65,536,000 per layer;
+  // fused gate_up 5,120 x 2 x 17,920 + down 17,920 x 5,120 = 275,251,200; embedding 100,352 x 5,120.
+  auto phi4 = catalog_model("phi-4");
+  CHECK(phi4.params.attention == 65536000LL * 40);
+  CHECK(phi4.params.mlp_dense == 275251200LL * 40);
+  CHECK(phi4.params.total == 2 * 513802240LL + 40 * (65536000LL + 275251200LL) + 414720);
+}
+
+TEST_CASE("Per-component counts by hand for Gemma 3, Granite, OLMo 2 and GLM-4.5-Air", "[params][families]") {
+  // Gemma 3 4B text (gemma3_text, missing keys from transformers' defaults: 8 heads, 4 KV heads,
+  // head_dim 256, vocab 262,208): q, o 2,560 x 2,048 and k, v 2,560 x 1,024 = 15,728,640 per layer;
+  // MLP 3 x 2,560 x 10,240 = 78,643,200; four RMSNorms per layer plus q/k norms of 256:
+  // 34 x 10,752 + 2,560 = 368,128; tied embedding 262,208 x 2,560 = 671,252,480. Text 3,880,263,168.
+  auto gemma3 = catalog_model("gemma-3-4b");
+  CHECK(gemma3.params.attention == 15728640LL * 34);
+  CHECK(gemma3.params.mlp_dense == 78643200LL * 34);
+  CHECK(gemma3.params.norms == 368128);
+  CHECK(gemma3.params.output_head == 0);
+  CHECK(gemma3.params.text == 3880263168LL);
+
+  // Granite 3.3 8B (granite): llama-shaped, tied. Embedding 49,159 x 4,096 = 201,355,264;
+  // attention 2 x 4,096^2 + 2 x 4,096 x 1,024 = 41,943,040 and MLP 3 x 4,096 x 12,800 =
+  // 157,286,400 per layer, x 40; norms 40 x 2 x 4,096 + 4,096 = 331,776. Total 8,170,864,640.
+  auto granite = catalog_model("granite-3.3-8b");
+  CHECK(granite.params.total == 201355264LL + 40 * (41943040LL + 157286400LL) + 331776);
+
+  // OLMo 2 7B (olmo2): MHA (4 x 4,096^2 = 67,108,864 per layer); norms after attention and after
+  // the MLP plus q_norm and k_norm over the full 4,096 width: 32 x 4 x 4,096 + 4,096 = 528,384.
+  auto olmo2 = catalog_model("olmo-2-7b");
+  CHECK(olmo2.params.attention == 67108864LL * 32);
+  CHECK(olmo2.params.norms == 528384);
+
+  // GLM-4.5-Air (glm4_moe): biased q/k/v, 96 query heads of 128, 8 KV heads:
+  // q 4,096 x 12,288 + 12,288, k and v 4,096 x 1,024 + 1,024, o 12,288 x 4,096 = 109,066,240 per
+  // layer, x 46. Layer 0 dense: 3 x 4,096 x 10,944 = 134,479,872. 45 MoE layers: 128 experts of
+  // 3 x 4,096 x 1,408 = 17,301,504, one shared expert of the same size, router 128 x 4,096 plus
+  // 128 correction biases = 524,416. The MTP layer (num_nextn_predict_layers 1) is a whole MoE
+  // layer (109,066,240 + 128 x 17,301,504 + 17,301,504 + 524,416 + 2 x 4,096 norms) plus eh_proj
+  // 2 x 4,096 x 4,096, enorm, hnorm and the shared head's norm (3 x 4,096), plus the embedding
+  // and head copies it stores (2 x 151,552 x 4,096 = 1,241,513,984): 3,616,573,568.
+  auto air = catalog_model("glm-4.5-air");
+  CHECK(air.params.attention == 109066240LL * 46);
+  CHECK(air.params.mlp_dense == 134479872LL);
+  CHECK(air.params.experts_routed == 45LL * 128 * 17301504);
+  CHECK(air.params.experts_shared == 45LL * 17301504);
+  CHECK(air.params.router == 45LL * 524416);
+  CHECK(air.params.mtp == 109066240LL + 128LL * 17301504 + 17301504 + 524416 + 2 * 4096 +
+                          2LL * 4096 * 4096 + 3 * 4096 + 2LL * 151552 * 4096);
+}
