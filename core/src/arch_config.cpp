@@ -18,7 +18,7 @@ const std::set<std::string> kKnownFamilies = {
     "glm4",      "glm4_moe",    "cohere",   "cohere2",     "olmo2",      "qwen3_next",
     "smollm3",   "ernie4_5",    "ernie4_5_moe", "llama4",     "deepseek_v32", "hunyuan",
     "nemotron-nas", "minimax_m1", "minimax", "jamba",      "deepseek",   "bailing_moe",
-    "nemotron_h", "lfm2"};
+    "nemotron_h", "lfm2",  "exaone4"};
 
 // A nested config with transformers' defaults filled in for the keys it omits.
 nlohmann::json with_defaults(const nlohmann::json& config) {
@@ -468,7 +468,9 @@ void apply_family_conventions(const nlohmann::json& text, JsonReader& reader, Ar
                                                     "smollm3", "olmo2"});
   if (reader.has("qkv_bias")) arch.qkv_bias = reader.boolean("qkv_bias").value_or(false);
   arch.mlp_bias = reader.boolean("mlp_bias", false).value_or(false);
-  arch.qk_norm = is_one_of(type, {"qwen3", "qwen3_moe", "gemma3", "gemma3_text", "olmo2"}) ||
+  // EXAONE 4 (QK-Reorder-Norm): per-head RMSNorm after the q and k projections, and its two
+  // norms per layer sit after attention and after the MLP.
+  arch.qk_norm = is_one_of(type, {"qwen3", "qwen3_moe", "gemma3", "gemma3_text", "olmo2", "exaone4"}) ||
                  reader.boolean("use_qk_norm", false).value_or(false);
   arch.qk_norm_full_width = type == "olmo2";
   if (is_one_of(type, {"gemma2", "gemma3", "gemma3_text"})) arch.norms_per_layer = 4;

@@ -2,6 +2,8 @@
 // published total (Hugging Face safetensors metadata, cited in data/models/<id>.json).
 #include <catch2/catch.hpp>
 
+#include <cmath>
+
 #include "llmcalc/catalog.h"
 #include "test_support.h"
 
@@ -325,4 +327,21 @@ TEST_CASE("Per-component counts by hand for Gemma 3, Granite, OLMo 2 and GLM-4.5
   CHECK(air.params.router == 45LL * 524416);
   CHECK(air.params.mtp == 109066240LL + 128LL * 17301504 + 17301504 + 524416 + 2 * 4096 +
                           2LL * 4096 * 4096 + 3 * 4096 + 2LL * 151552 * 4096);
+}
+
+TEST_CASE("EXAONE 4.0 32B by hand: QK-Reorder-Norm adds per-head q/k norms to the two post-norms", "[params][families][exaone4]") {
+  // 64 layers, hidden 5,120, 40 query and 8 KV heads of 128: attention 2 x 5,120^2 +
+  // 2 x 5,120 x 1,024 = 62,914,560 per layer; MLP 3 x 5,120 x 27,392 = 420,741,120; norms after
+  // attention and after the MLP plus q_norm and k_norm of 128: 64 x (2 x 5,120 + 2 x 128) + 5,120
+  // = 676,864; untied embedding and head 102,400 x 5,120 = 524,288,000 each.
+  auto m = catalog_model("exaone-4.0-32b");
+  CHECK(m.params.attention == 62914560LL * 64);
+  CHECK(m.params.mlp_dense == 420741120LL * 64);
+  CHECK(m.params.norms == 676864);
+  CHECK(m.params.total == 2 * 524288000LL + 64 * (62914560LL + 420741120LL) + 676864);
+  // The model card's "Number of Parameters (without embeddings): 30.95B".
+  CHECK(std::llround((m.params.total - m.params.embedding - m.params.output_head) / 1e7) == 3095);
+  // layer_types: three sliding layers (window 4,096) then one global.
+  CHECK(m.layers[0].attention.kind == llmcalc::AttentionKind::sliding);
+  CHECK(m.layers[3].attention.kind == llmcalc::AttentionKind::full);
 }
