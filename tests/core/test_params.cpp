@@ -345,3 +345,29 @@ TEST_CASE("EXAONE 4.0 32B by hand: QK-Reorder-Norm adds per-head q/k norms to th
   CHECK(m.layers[0].attention.kind == llmcalc::AttentionKind::sliding);
   CHECK(m.layers[3].attention.kind == llmcalc::AttentionKind::full);
 }
+
+TEST_CASE("Per-component counts by hand for Llama 4 Scout, Command R and SmolLM3", "[params][families]") {
+  // Llama 4 Scout text (llama4_text, interleave_moe_layer_step 1: all 48 layers MoE): attention
+  // q, o 5,120 x 5,120 and k, v 5,120 x 1,024 = 62,914,560 per layer (its q/k norm has no weights);
+  // 16 routed experts and one shared expert of 3 x 5,120 x 8,192 = 125,829,120 each; router
+  // 5,120 x 16 = 81,920; embedding and head 202,048 x 5,120 = 1,034,485,760 each.
+  auto scout = catalog_model("llama-4-scout");
+  CHECK(scout.params.attention == 62914560LL * 48);
+  CHECK(scout.params.experts_routed == 48LL * 16 * 125829120);
+  CHECK(scout.params.experts_shared == 48LL * 125829120);
+  CHECK(scout.params.router == 48LL * 81920);
+  CHECK(scout.params.norms == 48 * 2 * 5120 + 5120);
+  // One routed expert per token plus the shared one: 2 x 1,034,485,760 + 48 x (62,914,560 +
+  // 81,920 + 2 x 125,829,120) + 496,640 = 17,172,894,720 ("17B active").
+  CHECK(scout.params.active == 17172894720LL);
+
+  // Command R 35B (cohere): MHA with 64 heads (4 x 8,192^2 per layer), MLP 3 x 8,192 x 22,528,
+  // one LayerNorm weight per layer (parallel block), tied embedding 256,000 x 8,192.
+  auto command_r = catalog_model("command-r-35b");
+  CHECK(command_r.params.total == 2097152000LL + 40 * (268435456LL + 553648128LL) + 41 * 8192);
+
+  // SmolLM3-3B (smollm3, tied): q, o 2,048 x 2,048 and k, v 2,048 x 512 = 10,485,760 per layer;
+  // MLP 3 x 2,048 x 11,008 = 67,633,152; embedding 128,256 x 2,048 = 262,668,288.
+  auto smol = catalog_model("smollm3-3b");
+  CHECK(smol.params.total == 262668288LL + 36 * (10485760LL + 67633152LL) + 36 * 2 * 2048 + 2048);
+}
