@@ -371,3 +371,27 @@ TEST_CASE("Per-component counts by hand for Llama 4 Scout, Command R and SmolLM3
   auto smol = catalog_model("smollm3-3b");
   CHECK(smol.params.total == 262668288LL + 36 * (10485760LL + 67633152LL) + 36 * 2 * 2048 + 2048);
 }
+
+TEST_CASE("Qwen3-Next by hand: gated attention, gated DeltaNet, 512 experts and the MTP layer", "[params][families][qwen3_next]") {
+  // Qwen3-Next-80B-A3B, 48 layers, full attention every 4th (12 layers): q_proj carries the
+  // output gate, 2,048 x (16 x 256 x 2) = 16,777,216; k, v 2,048 x 512 = 1,048,576 each;
+  // o 4,096 x 2,048 = 8,388,608: 27,262,976 per layer.
+  auto m = catalog_model("qwen3-next-80b-a3b");
+  CHECK(m.params.attention == 27262976LL * 12);
+  // 36 gated DeltaNet layers (key dim 16 x 128 = 2,048, value dim 32 x 128 = 4,096):
+  // in_proj_qkvz 2,048 x (2 x 2,048 + 2 x 4,096) = 25,165,824; in_proj_ba 2,048 x 64 = 131,072;
+  // conv1d (2 x 2,048 + 4,096) x 4 = 32,768; dt_bias and A_log 32 each; out_proj 4,096 x 2,048
+  // = 8,388,608: 33,718,336 (the gated RMSNorm of 128 is counted with the norms).
+  CHECK(m.params.recurrent == 33718336LL * 36);
+  // MoE on every layer: 512 experts of 3 x 2,048 x 512 = 3,145,728; a shared expert of the same
+  // size plus its 2,048-wide gate; router 2,048 x 512.
+  CHECK(m.params.experts_routed == 48LL * 512 * 3145728);
+  CHECK(m.params.experts_shared == 48LL * (3145728 + 2048));
+  CHECK(m.params.router == 48LL * 2048 * 512);
+  // Norms: 48 x 2 x 2,048 + 2,048 + q/k norms 12 x 2 x 256 + DeltaNet norms 36 x 128 = 209,408.
+  CHECK(m.params.norms == 48LL * 2 * 2048 + 2048 + 12 * 2 * 256 + 36 * 128);
+  // MTP: one full-attention MoE layer (27,262,976 + 512 q/k norm + 512 x 3,145,728 + 3,147,776
+  // shared + 1,048,576 router + 2 x 2,048 norms) + fc 2 x 2,048 x 2,048 + three norms of 2,048.
+  CHECK(m.params.mtp == 27262976LL + 512 + 512LL * 3145728 + 3147776 + 1048576 + 2 * 2048 +
+                          2LL * 2048 * 2048 + 3 * 2048);
+}
