@@ -395,3 +395,39 @@ TEST_CASE("Qwen3-Next by hand: gated attention, gated DeltaNet, 512 experts and 
   CHECK(m.params.mtp == 27262976LL + 512 + 512LL * 3145728 + 3147776 + 1048576 + 2 * 2048 +
                           2LL * 2048 * 2048 + 3 * 2048);
 }
+
+TEST_CASE("Per-component counts by hand for ERNIE 4.5 MoE, Ling (bailing_moe) and Hunyuan-A13B", "[params][families]") {
+  // ERNIE-4.5-21B-A3B (ernie4_5_moe): 20 heads of 128, 4 KV heads: 15,728,640 attention per layer;
+  // layer 0 dense (3 x 2,560 x 12,288 = 94,371,840), 27 MoE layers of 64 experts and 2 shared
+  // experts, each 3 x 2,560 x 1,536 = 11,796,480; router 64 x 2,560 plus 64 correction biases
+  // (moe_use_aux_free); tied embedding 103,424 x 2,560. Total 21,825,437,888.
+  auto ernie = catalog_model("ernie-4.5-21b-a3b-thinking");
+  CHECK(ernie.params.attention == 15728640LL * 28);
+  CHECK(ernie.params.experts_routed == 27LL * 64 * 11796480);
+  CHECK(ernie.params.experts_shared == 27LL * 2 * 11796480);
+  CHECK(ernie.params.router == 27LL * (64 * 2560 + 64));
+  CHECK(ernie.params.total == 264765440LL + 28 * 15728640LL + 94371840LL + 27LL * 66 * 11796480 +
+                                  27LL * (64 * 2560 + 64) + 28 * 2 * 2560 + 2560);
+
+  // Ling-flash-2.0 (bailing_moe): fused query_key_value 4,096 x (32 + 2 x 4) x 128 plus dense
+  // 4,096 x 4,096 = 37,748,736 per layer; layer 0 dense 3 x 4,096 x 9,216; 31 MoE layers of 256
+  // experts and 1 shared of 3 x 4,096 x 1,024 = 12,582,912; router 256 x 4,096 + 256 biases;
+  // norms 32 x (2 x 4,096 + 2 x 128 q/k) + 4,096 = 274,432.
+  auto ling = catalog_model("ling-flash-2.0");
+  CHECK(ling.params.attention == 37748736LL * 32);
+  CHECK(ling.params.experts_routed == 31LL * 256 * 12582912);
+  CHECK(ling.params.experts_shared == 31LL * 12582912);
+  CHECK(ling.params.router == 31LL * (256 * 4096 + 256));
+  CHECK(ling.params.norms == 274432);
+
+  // Hunyuan-A13B (hunyuan): every layer has 64 experts and one shared MLP, all 3 x 4,096 x 3,072
+  // = 37,748,736; router 64 x 4,096; attention 41,943,040 per layer; q/k norms of 128;
+  // tied embedding 128,167 x 4,096 = 524,972,032.
+  auto hunyuan = catalog_model("hunyuan-a13b");
+  CHECK(hunyuan.params.experts_routed == 32LL * 64 * 37748736);
+  CHECK(hunyuan.params.experts_shared == 32LL * 37748736);
+  CHECK(hunyuan.params.router == 32LL * 64 * 4096);
+  CHECK(hunyuan.params.attention == 41943040LL * 32);
+  CHECK(hunyuan.params.norms == 274432);
+  CHECK(hunyuan.params.embedding == 524972032LL);
+}
