@@ -431,3 +431,37 @@ TEST_CASE("Per-component counts by hand for ERNIE 4.5 MoE, Ling (bailing_moe) an
   CHECK(hunyuan.params.norms == 274432);
   CHECK(hunyuan.params.embedding == 524972032LL);
 }
+
+TEST_CASE("Mamba hybrids by hand: Jamba v0.1 and Nemotron-H 56B", "[params][families][hybrid]") {
+  // Jamba v0.1, 28 Mamba layers (d_inner 8,192, d_state 16, d_conv 4, dt_rank 256): in_proj
+  // 4,096 x 16,384 = 67,108,864; conv1d 8,192 x 4 + 8,192 bias = 40,960; x_proj 8,192 x (256 +
+  // 2 x 16) = 2,359,296; dt_proj 256 x 8,192 + 8,192 = 2,105,344; A_log 8,192 x 16 = 131,072;
+  // D 8,192; out_proj 8,192 x 4,096 = 33,554,432: 105,308,160 (its dt/B/C norms, 256 + 16 + 16,
+  // are counted with the norms). 4 attention layers of 41,943,040. 16 MoE layers of 16 experts
+  // and 16 dense layers, all 3 x 4,096 x 14,336 = 176,160,768; router 4,096 x 16.
+  auto jamba = catalog_model("jamba-v0.1");
+  CHECK(jamba.params.recurrent == 105308160LL * 28);
+  CHECK(jamba.params.attention == 41943040LL * 4);
+  CHECK(jamba.params.experts_routed == 16LL * 16 * 176160768);
+  CHECK(jamba.params.mlp_dense == 16LL * 176160768);
+  CHECK(jamba.params.router == 16LL * 4096 * 16);
+  CHECK(jamba.params.norms == 32LL * 2 * 4096 + 4096 + 28 * 288);
+  // Card: "52B total, 12B active": 51,570,323,328 and 12,110,311,296 (2 of 16 experts).
+  CHECK(jamba.params.total == 2 * 268435456LL + 105308160LL * 28 + 41943040LL * 4 + 16LL * 16 * 176160768 +
+                                  16LL * 176160768 + 16LL * 4096 * 16 + 274304);
+  CHECK(jamba.params.active == jamba.params.total - 16LL * 14 * 176160768);
+
+  // Nemotron-H 56B: hybrid_override_pattern has 54 Mamba2 (M), 54 MLP (-) and 10 attention (*)
+  // blocks, each with one RMSNorm. Mamba2 (256 heads of 64 = d_inner 16,384, 8 groups, state 256):
+  // in_proj 8,192 x (2 x 16,384 + 2 x 8 x 256 + 256) = 304,087,040; conv1d over 16,384 + 4,096
+  // channels, kernel 4, with bias: 102,400; dt_bias, A_log, D 3 x 256; out_proj 16,384 x 8,192 =
+  // 134,217,728: 438,407,936 (the gated norm of 16,384 is with the norms). MLP (relu2, no gate)
+  // 2 x 8,192 x 32,768 = 536,870,912; attention 2 x 8,192^2 + 2 x 8,192 x 1,024 = 150,994,944.
+  auto nemotron_h = catalog_model("nemotron-h-56b");
+  CHECK(nemotron_h.params.recurrent == 438407936LL * 54);
+  CHECK(nemotron_h.params.mlp_dense == 536870912LL * 54);
+  CHECK(nemotron_h.params.attention == 150994944LL * 10);
+  CHECK(nemotron_h.params.norms == 118LL * 8192 + 8192 + 54 * 16384);
+  CHECK(nemotron_h.params.total == 2 * 1073741824LL + 438407936LL * 54 + 536870912LL * 54 +
+                                       150994944LL * 10 + 1859584);
+}
