@@ -465,3 +465,33 @@ TEST_CASE("Mamba hybrids by hand: Jamba v0.1 and Nemotron-H 56B", "[params][fami
   CHECK(nemotron_h.params.total == 2 * 1073741824LL + 438407936LL * 54 + 536870912LL * 54 +
                                        150994944LL * 10 + 1859584);
 }
+
+TEST_CASE("Kimi K2 and DeepSeek-MoE 16B by hand", "[params][families][kimi_k2]") {
+  // Kimi K2 (kimi_k2, the DeepSeek-V3 layout with 64 heads, 384 experts and no MTP layer):
+  // MLA per layer q_a 7,168 x 1,536 + q_b 1,536 x 64 x 192 + kv_a 7,168 x 576 + kv_b 512 x 64 x 256
+  // + o 64 x 128 x 7,168 = 101,122,048, x 61; layer 0 dense 3 x 7,168 x 18,432; 60 MoE layers of
+  // 384 experts and 1 shared, each 3 x 7,168 x 2,048 = 44,040,192; router 384 x 7,168 + 384
+  // biases; norms 61 x (2 x 7,168 + 1,536 + 512) + 7,168; embedding 163,840 x 7,168, untied.
+  // The Hub's total is 3,416 above (1,026,408,235,864): its F8 and F32 counts match these layers,
+  // the excess is in BF16 and 3,416 = 61 x 56, one 56-element tensor per layer that the config
+  // does not describe (not found in any stored copy of the index).
+  auto kimi = catalog_model("kimi-k2");
+  CHECK(kimi.params.attention == 101122048LL * 61);
+  CHECK(kimi.params.experts_routed == 60LL * 384 * 44040192);
+  CHECK(kimi.params.experts_shared == 60LL * 44040192);
+  CHECK(kimi.params.router == 60LL * (384 * 7168 + 384));
+  CHECK(kimi.params.norms == 61LL * (2 * 7168 + 1536 + 512) + 7168);
+  CHECK(kimi.params.total == 2 * 1174405120LL + 101122048LL * 61 + 396361728LL + 60LL * 385 * 44040192 +
+                                 60LL * (384 * 7168 + 384) + 61LL * (2 * 7168 + 1536 + 512) + 7168);
+  // "32B activated": 8 routed experts and the shared one.
+  CHECK(kimi.params.active == 2 * 1174405120LL + 101122048LL * 61 + 396361728LL + 60LL * 9 * 44040192 +
+                                  60LL * (384 * 7168 + 384) + kimi.params.norms);
+
+  // DeepSeek-MoE 16B (deepseek): MHA 4 x 2,048^2 per layer; layer 0 dense 3 x 2,048 x 10,944;
+  // 27 MoE layers of 64 experts and 2 shared, each 3 x 2,048 x 1,408 = 8,650,752; router 64 x 2,048.
+  auto moe16 = catalog_model("deepseek-moe-16b");
+  CHECK(moe16.params.attention == 16777216LL * 28);
+  CHECK(moe16.params.experts_routed == 27LL * 64 * 8650752);
+  CHECK(moe16.params.experts_shared == 27LL * 2 * 8650752);
+  CHECK(moe16.params.router == 27LL * 64 * 2048);
+}
