@@ -310,6 +310,7 @@ test('GLM-4-32B-0414 at Q4_K_M with 8K context on an A40 48GB: fit, speeds, cost
                        'Cheapest multi-GPU combination']) {
     assert.ok(recommendations.includes(label), label);
   }
+  assert.doesNotMatch(recommendations, /\b[a-z0-9]+-[a-z0-9-]+\b \(/, 'devices are named, not shown by catalog id');
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -34,6 +34,7 @@
       chart.appendChild(svg('line', { x1: pad.left, x2: width - pad.right, y1: ly, y2: ly, class: 'limit' }));
       chart.appendChild(svg('text', { x: pad.left + 4, y: ly - 4, class: 'axis' }, options.limit.text));
     }
+    const labels = [];
     options.series.forEach((series) => {
       if (!series.points.length) return;
       const d = series.points.map((p, i) => (i ? 'L' : 'M') + x(p.x).toFixed(1) + ' ' + y(p.y).toFixed(1)).join(' ');
@@ -42,10 +43,13 @@
         if (p.dot) chart.appendChild(svg('circle', { cx: x(p.x), cy: y(p.y), r: 3, class: p.dot }));
       });
       const last = series.points[series.points.length - 1];
-      if (series.name) {
-        chart.appendChild(svg('text', { x: x(last.x) + 4, y: y(last.y) + 4, class: 'axis ' + (series.className || '') },
-                              series.name));
-      }
+      if (series.name) labels.push({ x: x(last.x) + 4, y: y(last.y) + 4, series: series });
+    });
+    // Names at the lines' ends, top to bottom, at least one text line apart.
+    labels.sort((a, b) => a.y - b.y).forEach((label, i, all) => {
+      if (i > 0) label.y = Math.max(label.y, all[i - 1].y + 12);
+      chart.appendChild(svg('text', { x: label.x, y: label.y, class: 'axis ' + (label.series.className || '') },
+                            label.series.name));
     });
     chart.appendChild(svg('text', { x: 4, y: pad.top + 10, class: 'axis' }, options.yText));
     return chart;

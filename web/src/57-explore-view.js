@@ -102,8 +102,10 @@
     container.appendChild(table.element);
   }
 
-  function renderRecommendations(container, result, t, f) {
+  function renderRecommendations(container, result, catalogDevices, t, f) {
     LlmCalc.dom.clear(container);
+    const device = catalogDevices.find((d) => result.recommendations.cheapest_cloud &&
+                                             d.id === result.recommendations.cheapest_cloud.device_id);
     const r = result.recommendations;
     const usd = (v) => '$' + f.number(v, 0);
     const rows = [
@@ -112,7 +114,7 @@
         f.speed(r.best_value_used.tokens_per_s_per_1000_usd) + ' ' + t('tokens_per_s') + ' ' + t('per_1000_usd') + ')' : '—'],
       [t('rec_unified'), r.unified_memory ? r.unified_memory.name : '—'],
       [t('rec_cloud'), r.cheapest_cloud ? r.cheapest_cloud.provider + ' ' + r.cheapest_cloud.device_count + ' x ' +
-        r.cheapest_cloud.device_id + ' (' + '$' + f.number(r.cheapest_cloud.usd_per_hour, 2) + '/h, ' + r.cheapest_cloud.price_date + ')' : '—'],
+        (device ? device.name : r.cheapest_cloud.device_id) + ' (' + '$' + f.number(r.cheapest_cloud.usd_per_hour, 2) + '/h, ' + r.cheapest_cloud.price_date + ')' : '—'],
       [t('rec_multi'), r.multi_gpu ? r.multi_gpu.count + ' x ' + r.multi_gpu.name + ' (' + usd(r.multi_gpu.price_usd) + ')' : '—'],
     ];
     rows.forEach((row) => container.appendChild(el('div', { class: 'item' }, el('dt', { text: row[0] }), el('dd', { text: row[1] }))));
@@ -121,7 +123,7 @@
   // The device table sits in a closed section: it is built when that section is open, now or
   // when it opens (ui.devicesCard), from the latest result.
   LlmCalc.renderExplore = function (ui, result, catalogDevices, t, f) {
-    renderRecommendations(ui.recommendations, result, t, f);
+    renderRecommendations(ui.recommendations, result, catalogDevices, t, f);
     renderMatrix(ui.matrix, result, t, f);
     renderChart(ui.chart, result, t, f);
     renderSpeedChart(ui.speedChart, result, t, f);
