@@ -201,7 +201,8 @@ nlohmann::json explore(const nlohmann::json& request, Issues& issues) {
     row_hardware.push_back(&hardware);
   }
   nlohmann::json recommended = recommendations(*resolved, model, devices, row_hardware);
-  return {{"matrix", std::move(matrix)}, {"sweep", std::move(sweep)}, {"usable_bytes", usable},
+  return {{"context_tokens", resolved->context_tokens},
+          {"matrix", std::move(matrix)}, {"sweep", std::move(sweep)}, {"usable_bytes", usable},
           {"devices", std::move(devices)}, {"recommendations", std::move(recommended)}};
 }
 

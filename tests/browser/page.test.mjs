@@ -229,6 +229,9 @@ test('decode against context, the live preview and the speed assumptions', async
     .match(/[\d.]+ [\d.]+/g).map((pair) => Number(pair.split(' ')[1]));
   ys.slice(1).forEach((y, i) => assert.ok(y > ys[i], `y ${ys.join(',')}`));
   assert.equal(await page.locator('llm-calc #speed-chart path.band').count(), 2);
+  // The chosen context (8,192 by default) is marked on both context charts.
+  assert.equal(await page.locator('llm-calc #speed-chart .marker-text').textContent(), 'now 8K');
+  assert.equal(await page.locator('llm-calc #memory-chart .marker-text').textContent(), 'now 8K');
 
   // The preview: nothing before the time to first token, then rate x time tokens, 4 characters each.
   const decodeText = await figure(page, 'decode');

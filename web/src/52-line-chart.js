@@ -1,6 +1,7 @@
 // One inline-SVG line chart for the page's charts (memory against context, cost over time):
 // vertical grid lines at the x ticks, the y maximum written top left, an optional dashed limit
-// line, and series drawn as paths with optional dots and a name at the last point.
+// line, an optional vertical marker (the current setting), and series drawn as paths with
+// optional dots and a name at the last point.
 (function (LlmCalc) {
   'use strict';
 
@@ -14,7 +15,8 @@
   }
 
   // options: label (aria), position(x) -> 0..1, ticks [{ at, text }], yMax, yText,
-  // limit { value, text } (optional), series [{ className, name?, points [{ x, y, dot? }] }].
+  // limit { value, text } (optional), marker { at, text } (optional),
+  // series [{ className, name?, points [{ x, y, dot? }] }].
   LlmCalc.lineChart = function (options) {
     const width = 560;
     const height = 220;
@@ -33,6 +35,11 @@
       const ly = y(options.limit.value);
       chart.appendChild(svg('line', { x1: pad.left, x2: width - pad.right, y1: ly, y2: ly, class: 'limit' }));
       chart.appendChild(svg('text', { x: pad.left + 4, y: ly - 4, class: 'axis' }, options.limit.text));
+    }
+    if (options.marker) {
+      const mx = x(options.marker.at);
+      chart.appendChild(svg('line', { x1: mx, x2: mx, y1: pad.top, y2: height - pad.bottom, class: 'marker' }));
+      chart.appendChild(svg('text', { x: mx + 4, y: height - pad.bottom - 4, class: 'axis marker-text' }, options.marker.text));
     }
     const labels = [];
     options.series.forEach((series) => {

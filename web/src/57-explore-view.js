@@ -30,12 +30,15 @@
       el('table', { class: 'rank', id: 'matrix-table' }, el('thead', {}, head), body)));
   }
 
-  // The sweep's x-axis: log2 of the context, 4K to 1M tokens.
-  function contextAxis(f) {
-    return {
+  // The sweep's x-axis: log2 of the context, 4K to 1M tokens, with the chosen context marked.
+  function contextAxis(result, t, f) {
+    const chosen = result.context_tokens;
+    const axis = {
       position: (tokens) => (Math.log2(tokens) - 12) / (20 - 12),
       ticks: [12, 14, 16, 18, 20].map((power) => ({ at: 2 ** power, text: f.tokens(2 ** power) })),
     };
+    if (chosen >= 4096 && chosen <= 1048576) axis.marker = { at: chosen, text: t('this_context') + ' ' + f.tokens(chosen) };
+    return axis;
   }
 
   // Memory against context, with the usable line.
@@ -44,7 +47,7 @@
     const points = result.sweep;
     if (!points.length) return;
     const maxBytes = Math.max(result.usable_bytes, ...points.map((p) => p.total_bytes)) * 1.05;
-    container.appendChild(LlmCalc.lineChart(Object.assign(contextAxis(f), {
+    container.appendChild(LlmCalc.lineChart(Object.assign(contextAxis(result, t, f), {
       label: t('chart_label'),
       yMax: maxBytes,
       yText: f.gib(maxBytes),
@@ -64,7 +67,7 @@
       className: className,
       points: points.map((p) => ({ x: p.context_tokens, y: p[key], dot: dots ? (p.fits ? 'fits' : 'oom') : null })),
     });
-    container.appendChild(LlmCalc.lineChart(Object.assign(contextAxis(f), {
+    container.appendChild(LlmCalc.lineChart(Object.assign(contextAxis(result, t, f), {
       label: t('speed_chart_label'),
       yMax: yMax,
       yText: f.speed(yMax) + ' ' + t('tokens_per_s'),
