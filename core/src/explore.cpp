@@ -68,10 +68,10 @@ const std::vector<MultiGpu>& multi_gpu_by_price() {
 // The cheapest device that fits comfortably, the used card with the most decode speed per dollar
 // among those that fit comfortably, a unified-memory option, the cheapest cloud offer and the
 // cheapest multi-GPU combination of priced discrete cards (launch and used prices, see data/).
-// `devices` are the leaderboard rows, `row_hardware` the device of each row.
-nlohmann::json recommendations(const Scenario& base, const ModelSpec& model, const nlohmann::json& devices,
+// `devices` are the leaderboard rows, `row_hardware` the device of each row. `probe` is the
+// request's scenario, used as scratch: its hardware, device count and speed are overwritten.
+nlohmann::json recommendations(Scenario& probe, const ModelSpec& model, const nlohmann::json& devices,
                                const std::vector<const Hardware*>& row_hardware) {
-  Scenario probe = base;
   nlohmann::json cheapest = nullptr;
   nlohmann::json unified = nullptr;
   nlohmann::json used = nullptr;
@@ -134,8 +134,12 @@ nlohmann::json recommendations(const Scenario& base, const ModelSpec& model, con
 nlohmann::json explore(const nlohmann::json& request, Issues& issues) {
   std::optional<Scenario> resolved = resolve_scenario(request, issues);
   if (!resolved) return nullptr;
-  Scenario s = *resolved;
-  const ModelSpec& model = resolved->model;
+  // One scenario, changed and restored section by section (a copy would copy the model's tensors).
+  Scenario& s = *resolved;
+  const ModelSpec& model = s.model;
+  const std::string weights = s.weights;
+  const int64_t context_tokens = s.context_tokens;
+  const int64_t prompt_tokens = s.prompt_tokens;
 
   // Quantization x context: the engine's formats at 8K, 32K, 128K and the native maximum.
   std::vector<int64_t> contexts = {8192, 32768, 131072, model.max_context_tokens};
@@ -149,7 +153,7 @@ nlohmann::json explore(const nlohmann::json& request, Issues& issues) {
     s.weights = format;
     for (int64_t context : contexts) {
       s.context_tokens = context;
-      s.prompt_tokens = std::min(resolved->prompt_tokens, context);
+      s.prompt_tokens = std::min(prompt_tokens, context);
       Issues cell_issues;
       std::optional<Evaluation> e = evaluate(s, model, cell_issues, false);
       if (!e) continue;
@@ -160,12 +164,12 @@ nlohmann::json explore(const nlohmann::json& request, Issues& issues) {
 
   // Memory and decode speed against context, 4K to 1M tokens (beyond the native window when
   // asked for): every point decodes with the whole context in the cache.
-  s = *resolved;
+  s.weights = weights;
   nlohmann::json sweep = nlohmann::json::array();
   int64_t usable = 0;
   for (int64_t context = 4096; context <= 1048576; context *= 2) {
     s.context_tokens = context;
-    s.prompt_tokens = std::min(resolved->prompt_tokens, context);
+    s.prompt_tokens = std::min(prompt_tokens, context);
     Issues point_issues;
     std::optional<Evaluation> e = evaluate(s, model, point_issues, false);
     if (!e) break;
@@ -180,7 +184,8 @@ nlohmann::json explore(const nlohmann::json& request, Issues& issues) {
   }
 
   // The same model and settings on every catalog device.
-  s = *resolved;
+  s.context_tokens = context_tokens;
+  s.prompt_tokens = prompt_tokens;
   nlohmann::json devices = nlohmann::json::array();
   std::vector<const Hardware*> row_hardware;
   for (const Hardware& hardware : catalog_hardware()) {
@@ -200,8 +205,8 @@ nlohmann::json explore(const nlohmann::json& request, Issues& issues) {
                        {"price_used_usd", price_or_null(s.hardware.price_used_usd)}});
     row_hardware.push_back(&hardware);
   }
-  nlohmann::json recommended = recommendations(*resolved, model, devices, row_hardware);
-  return {{"context_tokens", resolved->context_tokens},
+  nlohmann::json recommended = recommendations(s, model, devices, row_hardware);
+  return {{"context_tokens", context_tokens},
           {"matrix", std::move(matrix)}, {"sweep", std::move(sweep)}, {"usable_bytes", usable},
           {"devices", std::move(devices)}, {"recommendations", std::move(recommended)}};
 }
