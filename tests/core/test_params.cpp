@@ -495,3 +495,14 @@ TEST_CASE("Kimi K2 and DeepSeek-MoE 16B by hand", "[params][families][kimi_k2]")
   CHECK(moe16.params.experts_shared == 27LL * 2 * 8650752);
   CHECK(moe16.params.router == 27LL * 64 * 2048);
 }
+
+TEST_CASE("DeepSeek-V3.2 by hand: V3's MLA plus the lightning indexer", "[params][families][deepseek_v32]") {
+  // Per layer, V3's MLA (187,105,280) plus the indexer: wq_b 1,536 x (64 heads x 128) = 12,582,912,
+  // wk 7,168 x 128 = 917,504, weights_proj 7,168 x 64 = 458,752; its k_norm (LayerNorm, weight and
+  // bias: 256) is counted with the norms.
+  auto v32 = catalog_model("deepseek-v3.2");
+  auto v3 = catalog_model("deepseek-v3");
+  CHECK(v32.params.attention == (187105280LL + 12582912 + 917504 + 458752) * 61);
+  CHECK(v32.params.norms == v3.params.norms + 61 * 256);
+  CHECK(v32.params.experts_routed == v3.params.experts_routed);
+}
