@@ -506,3 +506,16 @@ TEST_CASE("DeepSeek-V3.2 by hand: V3's MLA plus the lightning indexer", "[params
   CHECK(v32.params.norms == v3.params.norms + 61 * 256);
   CHECK(v32.params.experts_routed == v3.params.experts_routed);
 }
+
+TEST_CASE("MiniMax-M1 by hand: lightning attention on 7 of every 8 layers", "[params][families][minimax]") {
+  // 80 layers; attn_type_list puts softmax attention on 10 of them. Lightning layers: qkv_proj
+  // 6,144 x 3 x 8,192 = 150,994,944, output_gate 6,144 x 8,192 and out_proj 8,192 x 6,144 =
+  // 50,331,648 each: 251,658,240 (their RMSNorm of 8,192 is with the norms). Softmax layers:
+  // q, o 6,144 x 8,192 and k, v 6,144 x 1,024 = 113,246,208. 32 experts of 3 x 6,144 x 9,216 =
+  // 169,869,312 per layer, router 32 x 6,144.
+  auto m1 = catalog_model("minimax-m1");
+  CHECK(m1.params.attention == 70LL * 251658240 + 10LL * 113246208);
+  CHECK(m1.params.experts_routed == 80LL * 32 * 169869312);
+  CHECK(m1.params.router == 80LL * 32 * 6144);
+  CHECK(m1.params.norms == 80LL * 2 * 6144 + 6144 + 70 * 8192);
+}
