@@ -519,3 +519,17 @@ TEST_CASE("MiniMax-M1 by hand: lightning attention on 7 of every 8 layers", "[pa
   CHECK(m1.params.router == 80LL * 32 * 6144);
   CHECK(m1.params.norms == 80LL * 2 * 6144 + 6144 + 70 * 8192);
 }
+
+TEST_CASE("Mistral Small 3.1 by hand: the Pixtral tower and its projector", "[params][families][mistral3]") {
+  // Pixtral (1,024 wide, 24 layers, 16 heads, MLP 4,096, patches of 14, no biases): patch_conv
+  // 3 x 1,024 x 14 x 14 = 602,112, ln_pre 1,024; per layer q, k, v, o 4 x 1,024^2 = 4,194,304,
+  // gated MLP 3 x 1,024 x 4,096 = 12,582,912 and two norms of 1,024: 16,779,264, x 24.
+  // Projector: RMSNorm 1,024, patch merger 4 x 1,024 x 1,024, linear_1 1,024 x 5,120,
+  // linear_2 5,120 x 5,120 = 35,652,608.
+  auto m = catalog_model("mistral-small-3.1-24b");
+  CHECK(m.params.vision == 602112LL + 1024 + 24 * 16779264LL);
+  CHECK(m.params.projector == 1024LL + 4 * 1024 * 1024 + 1024LL * 5120 + 5120LL * 5120);
+  // Text: q, o 5,120 x 4,096 (32 heads of 128) and k, v 5,120 x 1,024 = 52,428,800 per layer,
+  // MLP 3 x 5,120 x 32,768 = 503,316,480, embedding and head 131,072 x 5,120 = 671,088,640 each.
+  CHECK(m.params.text == 2 * 671088640LL + 40 * (52428800LL + 503316480LL) + 40 * 2 * 5120 + 5120);
+}
