@@ -138,6 +138,10 @@ std::optional<Scenario> resolve_scenario(const nlohmann::json& request, Issues& 
     s.speed.quantized_compute_efficiency =
         a.number("quantized_compute_efficiency", 0.01, 1.0, s.speed.quantized_compute_efficiency)
             .value_or(0.3);
+    s.speed.per_layer_overhead_s =
+        a.number("per_layer_overhead_s", 0, 0.01, s.speed.per_layer_overhead_s).value_or(0.0);
+    s.engine.comfortable_fraction =
+        a.number("comfortable_fraction", 0.5, 1.0, s.engine.comfortable_fraction).value_or(0.9);
     s.engine.reserved_bytes = static_cast<int64_t>(
         a.number("reserved_bytes", 0, 1e12, static_cast<double>(s.engine.reserved_bytes))
             .value_or(0));
@@ -185,6 +189,7 @@ nlohmann::json scenario_json(const Scenario& s) {
           {"assumptions", {{"bandwidth_efficiency", s.speed.bandwidth_efficiency},
                            {"compute_efficiency", s.speed.compute_efficiency},
                            {"quantized_compute_efficiency", s.speed.quantized_compute_efficiency},
+                           {"per_layer_overhead_s", s.speed.per_layer_overhead_s},
                            {"reserved_bytes", s.engine.reserved_bytes},
                            {"comfortable_fraction", s.engine.comfortable_fraction}}}};
 }

@@ -104,3 +104,32 @@ TEST_CASE("Tensor parallel over PCIe pays NCCL's all-reduce latency twice per la
   double comm = step2 - step1 + bytes / (2 * 1008e9 * eff);
   CHECK(comm == Approx(3.072e-3 + 524288.0 / 31.5e9).epsilon(1e-6));
 }
+
+TEST_CASE("Per-layer overhead and the comfortable threshold are request assumptions", "[speed][assumptions]") {
+  // Decode step = bytes / (bw x eff) + layers x overhead: 32 layers x 250 us = 8 ms more than with
+  // no overhead, whatever the bytes.
+  nlohmann::json request = kLlama8bOn4090;
+  request["assumptions"] = {{"per_layer_overhead_s", 0.0}};
+  auto none = llmcalc_test::estimate(request);
+  request["assumptions"] = {{"per_layer_overhead_s", 250e-6}};
+  auto some = llmcalc_test::estimate(request);
+  REQUIRE(none["ok"] == true);
+  REQUIRE(some["ok"] == true);
+  CHECK(1.0 / some["result"]["decode"]["tokens_per_s"].get<double>() -
+            1.0 / none["result"]["decode"]["tokens_per_s"].get<double>() ==
+        Approx(32 * 250e-6).epsilon(1e-6));
+  CHECK(some["result"]["scenario"]["assumptions"]["per_layer_overhead_s"].get<double>() == 250e-6);
+
+  // The verdict: "comfortable" up to comfortable_fraction of usable memory, "tight" above it.
+  nlohmann::json wide = {{"model", "llama-3.1-8b"}, {"weights", "Q4_K_M"}, {"hardware", "rtx-4090"},
+                         {"context_tokens", 65536}};
+  auto standard = llmcalc_test::estimate(wide);
+  REQUIRE(standard["ok"] == true);
+  double utilization = standard["result"]["memory"]["utilization"].get<double>();
+  REQUIRE(utilization > 0.5);
+  REQUIRE(utilization <= 0.9);
+  CHECK(standard["result"]["memory"]["verdict"] == "comfortable");
+  wide["assumptions"] = {{"comfortable_fraction", 0.5}};
+  auto strict = llmcalc_test::estimate(wide);
+  CHECK(strict["result"]["memory"]["verdict"] == "tight");
+}

@@ -26,9 +26,11 @@
     qcmp_eff: 0,      // prefill with quantized weights: % of dense INT8 compute
     reserve_mib: 0,   // per discrete GPU: driver and context reserve, MiB
     gpu_util: 0,      // vLLM / SGLang: % of GPU memory the engine may take
+    ovh_us: 0,        // decode: fixed cost per layer and token, microseconds
+    comfort_pct: 0,   // verdict: "comfortable" up to this % of usable memory
     lang: '',
   };
-  const ASSUMPTION_KEYS = ['bw_eff', 'cmp_eff', 'qcmp_eff', 'reserve_mib', 'gpu_util'];
+  const ASSUMPTION_KEYS = ['bw_eff', 'cmp_eff', 'qcmp_eff', 'ovh_us', 'reserve_mib', 'gpu_util', 'comfort_pct'];
   const INTEGER_KEYS = ['ctx', 'prompt', 'batch', 'n', 'ngl', 'cmoe', 'kwh_cents', 'hours', 'tokens_day', 'conc']
     .concat(ASSUMPTION_KEYS);
   const ZERO_ALLOWED = ['ngl', 'cmoe', 'kwh_cents'].concat(ASSUMPTION_KEYS);
@@ -90,7 +92,9 @@
     set('bw_eff', 'bandwidth_efficiency', percent);
     set('cmp_eff', 'compute_efficiency', percent);
     set('qcmp_eff', 'quantized_compute_efficiency', percent);
+    set('ovh_us', 'per_layer_overhead_s', (us) => us / 1e6);
     set('reserve_mib', 'reserved_bytes', (mib) => mib * 1048576);
+    set('comfort_pct', 'comfortable_fraction', percent);
     return out;
   }
 
@@ -129,6 +133,7 @@
     '/cost/tokens_per_day': 'tokens_day', '/cost/concurrency': 'conc',
     '/assumptions/bandwidth_efficiency': 'bw_eff', '/assumptions/compute_efficiency': 'cmp_eff',
     '/assumptions/quantized_compute_efficiency': 'qcmp_eff', '/assumptions/reserved_bytes': 'reserve_mib',
+    '/assumptions/per_layer_overhead_s': 'ovh_us', '/assumptions/comfortable_fraction': 'comfort_pct',
     '/gpu_memory_utilization': 'gpu_util',
   };
   function keyForPath(path) {

@@ -32,7 +32,8 @@
       assumptions: 'Speed and memory assumptions', assumptions_hint: 'Empty boxes use the calibrated value shown; they apply to the selected device.',
       bw_eff: 'Decode: % of memory bandwidth reached', cmp_eff: 'Prefill, 16-bit weights: % of FP16 compute',
       qcmp_eff: 'Prefill, quantized weights: % of INT8 compute', reserve_mib: 'Reserved per GPU (driver, context), MiB',
-      gpu_util: 'vLLM / SGLang: % of GPU memory used',
+      gpu_util: 'vLLM / SGLang: % of GPU memory used', ovh_us: 'Decode: fixed cost per layer and token, µs',
+      comfort_pct: 'Comfortable up to this % of usable memory',
     },
     es: {
       title: 'Calculadora de inferencia de LLM',
@@ -63,7 +64,8 @@
       assumptions: 'Supuestos de velocidad y memoria', assumptions_hint: 'Las casillas vacías usan el valor calibrado que se muestra; se aplican al dispositivo elegido.',
       bw_eff: 'Generación: % del ancho de banda alcanzado', cmp_eff: 'Prefill, pesos de 16 bits: % del cómputo FP16',
       qcmp_eff: 'Prefill, pesos cuantizados: % del cómputo INT8', reserve_mib: 'Reservado por GPU (driver, contexto), MiB',
-      gpu_util: 'vLLM / SGLang: % de memoria de GPU usada',
+      gpu_util: 'vLLM / SGLang: % de memoria de GPU usada', ovh_us: 'Generación: coste fijo por capa y token, µs',
+      comfort_pct: 'Holgado hasta este % de la memoria utilizable',
     },
   };
 

@@ -10,8 +10,10 @@
     bw_eff: { min: 1, max: 100, effective: (s) => 100 * s.assumptions.bandwidth_efficiency },
     cmp_eff: { min: 1, max: 100, effective: (s) => 100 * s.assumptions.compute_efficiency },
     qcmp_eff: { min: 1, max: 100, effective: (s) => 100 * s.assumptions.quantized_compute_efficiency },
+    ovh_us: { min: 1, max: 10000, effective: (s) => 1e6 * s.assumptions.per_layer_overhead_s },
     reserve_mib: { min: 1, max: 65536, effective: (s) => s.assumptions.reserved_bytes / 1048576 },
     gpu_util: { min: 5, max: 100, effective: (s) => 100 * s.gpu_memory_utilization },
+    comfort_pct: { min: 50, max: 100, effective: (s) => 100 * s.assumptions.comfortable_fraction },
   };
 
   // onSet(key, value) commits a change; 0 returns the key to its default.
