@@ -200,6 +200,9 @@ int64_t usable_memory_bytes(const Hardware& hardware, const EngineSettings& engi
     return static_cast<int64_t>(std::floor(fraction * static_cast<double>(hardware.memory_bytes))) +
            kCudaGraphBytes;
   }
+  if (hardware.kind != "discrete" && engine.unified_memory_fraction > 0) {
+    return static_cast<int64_t>(engine.unified_memory_fraction * static_cast<double>(hardware.memory_bytes));
+  }
   if (hardware.backend == "metal") {
     // macOS caps GPU-wired memory (recommendedMaxWorkingSetSize): about 2/3 of RAM up to 36 GB,
     // 3/4 above; raised with `sysctl iogpu.wired_limit_mb`.

@@ -142,6 +142,8 @@ std::optional<Scenario> resolve_scenario(const nlohmann::json& request, Issues& 
         a.number("per_layer_overhead_s", 0, 0.01, s.speed.per_layer_overhead_s).value_or(0.0);
     s.engine.comfortable_fraction =
         a.number("comfortable_fraction", 0.5, 1.0, s.engine.comfortable_fraction).value_or(0.9);
+    s.engine.unified_memory_fraction =
+        a.number("unified_memory_fraction", 0.1, 1.0, 0.0).value_or(0.0);
     s.engine.reserved_bytes = static_cast<int64_t>(
         a.number("reserved_bytes", 0, 1e12, static_cast<double>(s.engine.reserved_bytes))
             .value_or(0));
@@ -191,7 +193,8 @@ nlohmann::json scenario_json(const Scenario& s) {
                            {"quantized_compute_efficiency", s.speed.quantized_compute_efficiency},
                            {"per_layer_overhead_s", s.speed.per_layer_overhead_s},
                            {"reserved_bytes", s.engine.reserved_bytes},
-                           {"comfortable_fraction", s.engine.comfortable_fraction}}}};
+                           {"comfortable_fraction", s.engine.comfortable_fraction},
+                           {"unified_memory_fraction", s.engine.unified_memory_fraction}}}};
 }
 
 }  // namespace llmcalc

@@ -254,6 +254,7 @@ test('decode against context, the live preview and the speed assumptions', async
   assert.equal(await page.locator('llm-calc #f-qcmp_eff').getAttribute('placeholder'), String(Math.round(100 * cuda.quantized_compute_efficiency)));
   assert.equal(await page.locator('llm-calc #f-ovh_us').getAttribute('placeholder'), String(Math.round(1e6 * cuda.per_layer_overhead_s)));
   assert.equal(await page.locator('llm-calc #f-comfort_pct').getAttribute('placeholder'), '90');
+  assert.equal(await page.locator('llm-calc #f-uma_pct').getAttribute('placeholder'), 'auto');
   // Decode is memory-bound: step = bytes / (1,008 GB/s x efficiency) + 32 layers x overhead.
   // The bytes read per token follow from the calibrated figure; 50% must then give this speed.
   const overhead = 32 * cuda.per_layer_overhead_s;

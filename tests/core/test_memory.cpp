@@ -199,3 +199,21 @@ TEST_CASE("-ngl, --tensor-split and offload speed by hand", "[memory][placement]
   bad["tensor_split"] = {1};
   CHECK(llmcalc_test::estimate(bad)["issues"][0]["path"] == "/tensor_split");
 }
+
+TEST_CASE("Unified memory: the usable share of RAM is an assumption", "[memory][unified]") {
+  // M4 Max 64 GB: macOS wires at most 3/4 of RAM above 36 GB by default (48 GiB usable);
+  // `sysctl iogpu.wired_limit_mb` can raise it, here to 90%: 0.9 x 64 GiB = 57.6 GiB.
+  nlohmann::json request = {{"model", "qwen3-32b"}, {"weights", "Q4_K_M"}, {"hardware", "m4-max-64gb"},
+                            {"context_tokens", 8192}};
+  auto standard = llmcalc_test::estimate(request);
+  REQUIRE(standard["ok"] == true);
+  CHECK(standard["result"]["memory"]["usable_bytes"].get<int64_t>() == 48LL * 1073741824);
+  request["assumptions"] = {{"unified_memory_fraction", 0.9}};
+  auto raised = llmcalc_test::estimate(request);
+  REQUIRE(raised["ok"] == true);
+  CHECK(raised["result"]["memory"]["usable_bytes"].get<int64_t>() == static_cast<int64_t>(0.9 * 64 * 1073741824.0));
+  // A discrete card keeps its own rule.
+  request["hardware"] = "rtx-4090";
+  auto discrete = llmcalc_test::estimate(request);
+  CHECK(discrete["result"]["memory"]["usable_bytes"].get<int64_t>() == 24LL * 1073741824 - 512LL * 1048576);
+}

@@ -66,9 +66,10 @@ test('assumption keys become the core request keys; 0 leaves the core default', 
 });
 
 test('overhead and comfort keys map to the core assumptions', () => {
-  const request = S.toRequest(S.decodeHash('#v=1&ovh_us=150&comfort_pct=80').state);
-  // 150 us -> 0.00015 s; 80 % -> 0.8.
+  const request = S.toRequest(S.decodeHash('#v=1&ovh_us=150&comfort_pct=80&uma_pct=90').state);
+  // 150 us -> 0.00015 s; 80 % -> 0.8; 90 % -> 0.9.
   assert.equal(request.assumptions.per_layer_overhead_s, 150 / 1e6);
   assert.equal(request.assumptions.comfortable_fraction, 0.8);
+  assert.equal(request.assumptions.unified_memory_fraction, 0.9);
   assert.equal(S.keyForPath('/assumptions/comfortable_fraction'), 'comfort_pct');
 });

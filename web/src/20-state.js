@@ -28,9 +28,11 @@
     gpu_util: 0,      // vLLM / SGLang: % of GPU memory the engine may take
     ovh_us: 0,        // decode: fixed cost per layer and token, microseconds
     comfort_pct: 0,   // verdict: "comfortable" up to this % of usable memory
+    uma_pct: 0,       // Macs and other unified-memory machines: % of RAM the engine may use
     lang: '',
   };
-  const ASSUMPTION_KEYS = ['bw_eff', 'cmp_eff', 'qcmp_eff', 'ovh_us', 'reserve_mib', 'gpu_util', 'comfort_pct'];
+  const ASSUMPTION_KEYS = ['bw_eff', 'cmp_eff', 'qcmp_eff', 'ovh_us', 'reserve_mib', 'gpu_util', 'uma_pct',
+    'comfort_pct'];
   const INTEGER_KEYS = ['ctx', 'prompt', 'batch', 'n', 'ngl', 'cmoe', 'kwh_cents', 'hours', 'tokens_day', 'conc']
     .concat(ASSUMPTION_KEYS);
   const ZERO_ALLOWED = ['ngl', 'cmoe', 'kwh_cents'].concat(ASSUMPTION_KEYS);
@@ -95,6 +97,7 @@
     set('ovh_us', 'per_layer_overhead_s', (us) => us / 1e6);
     set('reserve_mib', 'reserved_bytes', (mib) => mib * 1048576);
     set('comfort_pct', 'comfortable_fraction', percent);
+    set('uma_pct', 'unified_memory_fraction', percent);
     return out;
   }
 
@@ -134,6 +137,7 @@
     '/assumptions/bandwidth_efficiency': 'bw_eff', '/assumptions/compute_efficiency': 'cmp_eff',
     '/assumptions/quantized_compute_efficiency': 'qcmp_eff', '/assumptions/reserved_bytes': 'reserve_mib',
     '/assumptions/per_layer_overhead_s': 'ovh_us', '/assumptions/comfortable_fraction': 'comfort_pct',
+    '/assumptions/unified_memory_fraction': 'uma_pct',
     '/gpu_memory_utilization': 'gpu_util',
   };
   function keyForPath(path) {

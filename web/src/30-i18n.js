@@ -33,7 +33,8 @@
       bw_eff: 'Decode: % of memory bandwidth reached', cmp_eff: 'Prefill, 16-bit weights: % of FP16 compute',
       qcmp_eff: 'Prefill, quantized weights: % of INT8 compute', reserve_mib: 'Reserved per GPU (driver, context), MiB',
       gpu_util: 'vLLM / SGLang: % of GPU memory used', ovh_us: 'Decode: fixed cost per layer and token, µs',
-      comfort_pct: 'Comfortable up to this % of usable memory',
+      comfort_pct: 'Comfortable up to this % of usable memory', auto: 'auto',
+      uma_pct: 'Mac / unified memory: % of RAM usable (default: macOS wired limit)',
     },
     es: {
       title: 'Calculadora de inferencia de LLM',
@@ -65,7 +66,8 @@
       bw_eff: 'Generación: % del ancho de banda alcanzado', cmp_eff: 'Prefill, pesos de 16 bits: % del cómputo FP16',
       qcmp_eff: 'Prefill, pesos cuantizados: % del cómputo INT8', reserve_mib: 'Reservado por GPU (driver, contexto), MiB',
       gpu_util: 'vLLM / SGLang: % de memoria de GPU usada', ovh_us: 'Generación: coste fijo por capa y token, µs',
-      comfort_pct: 'Holgado hasta este % de la memoria utilizable',
+      comfort_pct: 'Holgado hasta este % de la memoria utilizable', auto: 'auto',
+      uma_pct: 'Mac / memoria unificada: % de RAM utilizable (por defecto: límite de macOS)',
     },
   };
 

@@ -1,6 +1,7 @@
 // The editable speed and memory assumptions: one number box per share-URL key. A box left empty
 // keeps the core's calibrated or engine default, which its placeholder shows (read back from the
-// result's scenario, so the page never repeats the core's defaults).
+// result's scenario, so the page never repeats the core's defaults; "auto" where the default is
+// a rule rather than a number).
 (function (LlmCalc) {
   'use strict';
 
@@ -13,6 +14,8 @@
     ovh_us: { min: 1, max: 10000, effective: (s) => 1e6 * s.assumptions.per_layer_overhead_s },
     reserve_mib: { min: 1, max: 65536, effective: (s) => s.assumptions.reserved_bytes / 1048576 },
     gpu_util: { min: 5, max: 100, effective: (s) => 100 * s.gpu_memory_utilization },
+    uma_pct: { min: 10, max: 100, effective: (s) => (s.assumptions.unified_memory_fraction > 0
+      ? 100 * s.assumptions.unified_memory_fraction : null) },
     comfort_pct: { min: 50, max: 100, effective: (s) => 100 * s.assumptions.comfortable_fraction },
   };
 
@@ -42,7 +45,8 @@
         if (S.ASSUMPTION_KEYS.some((key) => state[key] > 0)) details.open = true;
         S.ASSUMPTION_KEYS.forEach((key) => {
           inputs[key].value = state[key] > 0 ? String(state[key]) : '';
-          inputs[key].placeholder = scenario ? f.number(FIELDS[key].effective(scenario), 0) : '';
+          const effective = scenario ? FIELDS[key].effective(scenario) : undefined;
+          inputs[key].placeholder = effective === null ? t('auto') : effective === undefined ? '' : f.number(effective, 0);
         });
       },
     };

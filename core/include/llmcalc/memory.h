@@ -26,6 +26,9 @@ struct EngineSettings {
   int64_t max_num_batched_tokens = 8192; // vLLM V1 `vllm serve` default
   int64_t reserved_bytes = 512 * kMiB;   // driver / CUDA context per discrete device (llama.cpp)
   double comfortable_fraction = 0.9;     // verdict "comfortable" at or below this share of usable
+  // Unified-memory and CPU machines: the share of RAM the engine may use (0: macOS's wired limit
+  // on Apple silicon, RAM minus an OS share elsewhere). `sysctl iogpu.wired_limit_mb` raises it.
+  double unified_memory_fraction = 0;
 };
 
 struct MemoryRequest {
