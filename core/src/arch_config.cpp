@@ -18,7 +18,7 @@ const std::set<std::string> kKnownFamilies = {
     "glm4",      "glm4_moe",    "cohere",   "cohere2",     "olmo2",      "qwen3_next",
     "smollm3",   "ernie4_5",    "ernie4_5_moe", "llama4",     "deepseek_v32", "hunyuan",
     "nemotron-nas", "minimax_m1", "minimax", "jamba",      "deepseek",   "bailing_moe",
-    "nemotron_h", "lfm2",  "exaone4"};
+    "nemotron_h", "lfm2",  "exaone4",  "minimax_m2"};
 
 // A nested config with transformers' defaults filled in for the keys it omits.
 nlohmann::json with_defaults(const nlohmann::json& config) {
@@ -224,7 +224,8 @@ void read_moe(const nlohmann::json& text, JsonReader& reader, ArchConfig& arch) 
   arch.expert_bias = type == "gpt_oss";
   // Aux-loss-free routing keeps a per-expert score bias (e_score_correction_bias /
   // moe_statics / expert_bias).
-  arch.expert_score_bias = is_one_of(type, {"deepseek_v3", "kimi_k2", "glm4_moe", "bailing_moe"}) ||
+  arch.expert_score_bias = is_one_of(type, {"deepseek_v3", "kimi_k2", "glm4_moe", "bailing_moe",
+                                             "minimax_m2"}) ||
                            (type == "ernie4_5_moe" && reader.boolean("moe_use_aux_free", false).value_or(false));
 
   // Which layers are MoE. DeepSeek / GLM-4.5 (modeling_deepseek_v3.py): i >= first_k_dense_replace
@@ -470,9 +471,12 @@ void apply_family_conventions(const nlohmann::json& text, JsonReader& reader, Ar
   arch.mlp_bias = reader.boolean("mlp_bias", false).value_or(false);
   // EXAONE 4 (QK-Reorder-Norm): per-head RMSNorm after the q and k projections, and its two
   // norms per layer sit after attention and after the MLP.
-  arch.qk_norm = is_one_of(type, {"qwen3", "qwen3_moe", "gemma3", "gemma3_text", "olmo2", "exaone4"}) ||
+  // MiniMax-M2 (modeling_minimax_m2.py) normalizes the whole q and k projections before the
+  // split into heads, as OLMo 2 does.
+  arch.qk_norm = is_one_of(type, {"qwen3", "qwen3_moe", "gemma3", "gemma3_text", "olmo2", "exaone4",
+                                  "minimax_m2"}) ||
                  reader.boolean("use_qk_norm", false).value_or(false);
-  arch.qk_norm_full_width = type == "olmo2";
+  arch.qk_norm_full_width = type == "olmo2" || type == "minimax_m2";
   if (is_one_of(type, {"gemma2", "gemma3", "gemma3_text"})) arch.norms_per_layer = 4;
   if (type == "glm4") arch.norms_per_layer = 4;
   if (type == "cohere" || type == "cohere2") {

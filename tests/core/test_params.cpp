@@ -38,25 +38,29 @@ TEST_CASE("Mixtral 8x7B active parameters count two of eight experts", "[params]
   CHECK(m.params.total == 46702792704LL);
 }
 
+// F32 weight_scale_inv elements of a checkpoint quantized to FP8 in 128 x 128 blocks: one per block
+// of every quantized linear; embeddings, head, router, norms, biases and the MTP eh_proj stay
+// unquantized (quantization_config.modules_to_not_convert of DeepSeek V3 and MiniMax-M2).
+int64_t fp8_block_scales(const llmcalc::ModelSpec& m) {
+  int64_t scales = 0;
+  for (const auto& t : m.tensors) {
+    bool kept = t.ne1 == 1 || t.role == llmcalc::TensorRole::token_embd ||
+                t.role == llmcalc::TensorRole::output ||
+                t.role == llmcalc::TensorRole::ffn_gate_inp || t.role == llmcalc::TensorRole::norm ||
+                t.role == llmcalc::TensorRole::bias || t.role == llmcalc::TensorRole::nextn_eh_proj;
+    if (!kept) scales += (t.ne0 + 127) / 128 * ((t.ne1 + 127) / 128) * t.ne2;
+  }
+  return scales;
+}
+
 // Tensors some checkpoints store beyond the model's parameters, which the Hub total counts.
 int64_t stored_extras(const std::string& id, const llmcalc::ModelSpec& m) {
   // Llama 2 checkpoints save each layer's rotary_emb.inv_freq buffer: head_dim / 2 floats.
   if (id.rfind("llama-2-", 0) == 0) return m.n_layers * (m.layers[0].attention.head_dim_k / 2);
   // Qwen3-0.6B and 1.7B tie the head to the embedding yet also store lm_head.weight.
   if (id == "qwen3-0.6b" || id == "qwen3-1.7b") return m.params.embedding;
-  // DeepSeek V3 and V3.1 ship FP8 weights with one F32 weight_scale_inv per 128 x 128 block of every
-  // quantized linear (all but embeddings, head, router and the MTP eh_proj, which stay BF16).
-  if (id == "deepseek-v3" || id == "deepseek-v3.1") {
-    int64_t scales = 0;
-    for (const auto& t : m.tensors) {
-      bool kept = t.ne1 == 1 || t.role == llmcalc::TensorRole::token_embd ||
-                  t.role == llmcalc::TensorRole::output ||
-                  t.role == llmcalc::TensorRole::ffn_gate_inp || t.role == llmcalc::TensorRole::norm ||
-                  t.role == llmcalc::TensorRole::bias || t.role == llmcalc::TensorRole::nextn_eh_proj;
-      if (!kept) scales += (t.ne0 + 127) / 128 * ((t.ne1 + 127) / 128) * t.ne2;
-    }
-    return scales;
-  }
+  // DeepSeek V3 / V3.1 and MiniMax-M2 ship FP8 weights with one F32 weight_scale_inv per block.
+  if (id == "deepseek-v3" || id == "deepseek-v3.1" || id == "minimax-m2") return fp8_block_scales(m);
   return 0;
 }
 
@@ -108,6 +112,33 @@ TEST_CASE("MiniMax-M1 safetensors total_size: BF16 weights with the routers in F
   auto m = catalog_model("minimax-m1");
   CHECK(m.params.router == 80LL * 32 * 6144);
   CHECK(2 * m.params.total + 2 * m.params.router == 912210767872LL);
+}
+
+TEST_CASE("MiniMax-M2 by hand: full-width q/k norms, 256 experts, no MTP weights",
+          "[params][families][minimax_m2]") {
+  // 62 layers, hidden 3,072, 48 query and 8 KV heads of 128, 256 experts of 1,536 (top 8),
+  // vocab 200,064, untied. Attention 2 x 3,072 x 6,144 + 2 x 3,072 x 1,024 = 44,040,192 per layer.
+  auto m = catalog_model("minimax-m2");
+  CHECK(m.params.attention == 62 * 44040192LL);
+  // q_norm over 48 x 128 = 6,144 and k_norm over 8 x 128 = 1,024, plus two 3,072 layer norms;
+  // and the final norm: 62 x 13,312 + 3,072 = 828,416.
+  CHECK(m.params.norms == 828416);
+  // Router 256 x 3,072 = 786,432 plus the 256-element e_score_correction_bias per layer.
+  CHECK(m.params.router == 62 * 786688LL);
+  // Experts: 62 x 256 x 3 x 3,072 x 1,536 = 62 x 3,623,878,656.
+  CHECK(m.params.experts_routed == 62 * 3623878656LL);
+  // num_mtp_modules 3 ships no weights (MiniMax-M2 issue #47): nothing is counted for them.
+  CHECK(m.params.mtp == 0);
+  // Total: 62 x 3,668,718,848 + 2 x 200,064 x 3,072 + 3,072 = 228,689,764,864.
+  CHECK(m.params.total == 228689764864LL);
+  // Active: minus 248 of 256 experts in each layer, 62 x 248 x 14,155,776 = 217,659,211,776.
+  CHECK(m.params.active == 11030553088LL);
+  // Checkpoint bytes 230,121,630,720 (alvarobartt/hf-mem README, run on MiniMaxAI/MiniMax-M2):
+  // FP8 attention and experts at 1 byte, F32 block scales, router and score bias at 4, BF16
+  // embeddings, head and norms at 2.
+  int64_t bytes = m.params.attention + m.params.experts_routed + 4 * fp8_block_scales(m) +
+                  4 * m.params.router + 2 * (m.params.embedding + m.params.output_head + m.params.norms);
+  CHECK(bytes == 230121630720LL);
 }
 
 TEST_CASE("Hybrid and heterogeneous layouts by hand", "[params][hybrid]") {
