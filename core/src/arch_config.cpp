@@ -18,7 +18,7 @@ const std::set<std::string> kKnownFamilies = {
     "glm4",      "glm4_moe",    "cohere",   "cohere2",     "olmo2",      "qwen3_next",
     "smollm3",   "ernie4_5",    "ernie4_5_moe", "llama4",     "deepseek_v32", "hunyuan",
     "nemotron-nas", "minimax_m1", "minimax", "jamba",      "deepseek",   "bailing_moe",
-    "nemotron_h", "lfm2",  "exaone4",  "minimax_m2"};
+    "nemotron_h", "lfm2",  "exaone4",  "minimax_m2", "hunyuan_v1_dense", "minicpm"};
 
 // A nested config with transformers' defaults filled in for the keys it omits.
 nlohmann::json with_defaults(const nlohmann::json& config) {
@@ -198,6 +198,13 @@ std::set<int64_t> read_index_list(const nlohmann::json& text, const char* key) {
     if (entry.is_number_integer()) out.insert(entry.get<int64_t>());
   }
   return out;
+}
+
+std::string family_of_architecture(const nlohmann::json& config) {
+  auto architectures = config.find("architectures");
+  if (architectures == config.end() || !architectures->is_array() || architectures->empty()) return "";
+  const nlohmann::json& first = architectures->front();
+  return first.is_string() && first.get<std::string>() == "MiniCPMForCausalLM" ? "minicpm" : "";
 }
 
 void read_moe(const nlohmann::json& text, JsonReader& reader, ArchConfig& arch) {
@@ -484,9 +491,9 @@ void apply_family_conventions(const nlohmann::json& text, JsonReader& reader, Ar
   }
   arch.fused_qkv = type == "phi3";
   arch.attention_sinks = type == "gpt_oss";
-  // Families whose config classes default to tied embeddings (SmolLM3Config too).
+  // Families whose config classes default to tied embeddings (SmolLM3Config and MiniCPM's too).
   if (type == "gemma" || type == "gemma2" || type == "gemma3" || type == "gemma3_text" ||
-      type == "cohere" || type == "cohere2" || type == "smollm3") {
+      type == "cohere" || type == "cohere2" || type == "smollm3" || type == "minicpm") {
     arch.tied = reader.boolean("tie_word_embeddings", true).value_or(true);
   }
   if (is_one_of(type, {"deepseek_v2", "deepseek_v3", "kimi_k2", "deepseek_v32"})) {
@@ -538,6 +545,8 @@ std::optional<ArchConfig> read_arch_config(const nlohmann::json& config, const s
   if (arch.model_type.empty()) {
     arch.model_type = reader.string("model_type", 64, std::string("")).value_or("");
   }
+  // Early MiniCPM configs carry no model_type; their architecture names the family.
+  if (arch.model_type.empty()) arch.model_type = family_of_architecture(config);
   if (arch.model_type == "mistral3") arch.model_type = "mistral";
   if (kKnownFamilies.count(arch.model_type) == 0) {
     issues.warning("unknown_family", json_pointer_append(path, "model_type"),

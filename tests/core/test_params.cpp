@@ -141,6 +141,33 @@ TEST_CASE("MiniMax-M2 by hand: full-width q/k norms, 256 experts, no MTP weights
   CHECK(bytes == 230121630720LL);
 }
 
+TEST_CASE("Hunyuan 7B by hand: per-head q/k norms and a tied head", "[params][families][hunyuan_v1_dense]") {
+  // 32 layers, hidden 4,096, 32 query and 8 KV heads of 128, FFN 14,336, vocab 128,167, tied.
+  auto m = catalog_model("hunyuan-7b-instruct");
+  // Attention 2 x 4,096^2 + 2 x 4,096 x 1,024 = 41,943,040 per layer.
+  CHECK(m.params.attention == 32 * 41943040LL);
+  // Two layer norms and the 128-wide query_layernorm and key_layernorm per layer, plus the final.
+  CHECK(m.params.norms == 32 * (2 * 4096 + 2 * 128) + 4096);
+  CHECK(m.params.output_head == 0);
+  // 1,342,177,280 + 32 x 3 x 4,096 x 14,336 + 274,432 + 128,167 x 4,096 = 7,504,568,320, the
+  // index's metadata.total_parameters (data/models/hunyuan-7b-instruct.json).
+  CHECK(m.params.total == 7504568320LL);
+}
+
+TEST_CASE("MiniCPM-2B: the family from its architecture, and the paper's non-embedding count",
+          "[params][families][minicpm]") {
+  // The config has no model_type; MiniCPMForCausalLM names the family, whose head is tied.
+  auto m = catalog_model("minicpm-2b-sft");
+  CHECK(m.model_type == "minicpm");
+  CHECK(m.params.output_head == 0);
+  // 40 layers of 4 x 2,304^2 attention (36 heads, MHA), 3 x 2,304 x 5,760 MLP and two norms,
+  // plus the final norm: 40 x 61,051,392 + 2,304 = 2,442,057,984, MiniCPM-2.4B's
+  // non-embedding count in the MiniCPM paper's Table 2 (arXiv 2404.06395).
+  CHECK(m.params.total - m.params.embedding == 2442057984LL);
+  // With the 122,753 x 2,304 embedding: 2,724,880,896 ("2.7B in total", OpenBMB README).
+  CHECK(m.params.total == 2724880896LL);
+}
+
 TEST_CASE("Hybrid and heterogeneous layouts by hand", "[params][hybrid]") {
   // Jamba v0.1: attention on layers 4, 12, 20, 28 (period 8, offset 4), Mamba elsewhere;
   // MoE (16 experts, top 2) on odd layers.
