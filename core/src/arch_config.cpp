@@ -18,7 +18,8 @@ const std::set<std::string> kKnownFamilies = {
     "glm4",      "glm4_moe",    "cohere",   "cohere2",     "olmo2",      "qwen3_next",
     "smollm3",   "ernie4_5",    "ernie4_5_moe", "llama4",     "deepseek_v32", "hunyuan",
     "nemotron-nas", "minimax_m1", "minimax", "jamba",      "deepseek",   "bailing_moe",
-    "nemotron_h", "lfm2",  "exaone4",  "minimax_m2", "hunyuan_v1_dense", "minicpm"};
+    "nemotron_h", "lfm2",  "exaone4",  "minimax_m2", "hunyuan_v1_dense", "minicpm",
+    "granitemoehybrid"};
 
 // A nested config with transformers' defaults filled in for the keys it omits.
 nlohmann::json with_defaults(const nlohmann::json& config) {
@@ -56,6 +57,7 @@ AttentionKind attention_kind_from_layer_type(const std::string& type, bool& know
   if (type == "sliding_attention") return AttentionKind::sliding;
   if (type == "chunked_attention") return AttentionKind::chunked;
   if (type == "linear_attention") return AttentionKind::linear;
+  if (type == "mamba") return AttentionKind::ssm;  // Granite 4.0 hybrids
   known = false;
   return AttentionKind::full;
 }
@@ -80,7 +82,7 @@ void read_layer_types(const nlohmann::json& text, const std::string& path, ArchC
     if (!known) {
       issues.error("unknown_layer_type", types_path + "/" + std::to_string(i),
                    "Unknown layer type; expected full_attention, sliding_attention, "
-                   "chunked_attention or linear_attention.");
+                   "chunked_attention, linear_attention or mamba.");
       return;
     }
     arch.layer_attention.push_back(kind);
@@ -444,6 +446,29 @@ void apply_nemotron_h(const nlohmann::json& text, JsonReader& reader, ArchConfig
   }
 }
 
+// Granite 4.0 hybrids (modeling_granitemoehybrid.py): layer_types picks a Mamba2 mixer (as
+// Bamba's, d_inner = mamba_expand x hidden) or GQA attention; every layer has a gated shared MLP
+// of shared_intermediate_size, and a MoE of intermediate_size-wide experts when num_local_experts > 0.
+void apply_granitemoehybrid(JsonReader& reader, ArchConfig& arch) {
+  arch.mamba2 = true;
+  int64_t expand = reader.integer("mamba_expand", 1, 64, 2).value_or(2);
+  arch.mamba_d_inner = expand * arch.hidden;
+  arch.mamba_heads = reader.integer("mamba_n_heads", 1, kMaxHeads, 128).value_or(128);
+  arch.mamba_d_state = reader.integer("mamba_d_state", 1, 4096, 256).value_or(256);
+  arch.mamba_d_conv = reader.integer("mamba_d_conv", 1, 64, 4).value_or(4);
+  arch.mamba_groups = reader.integer("mamba_n_groups", 1, kMaxHeads, 1).value_or(1);
+  arch.mamba_conv_bias = reader.boolean("mamba_conv_bias", true).value_or(true);
+  arch.mamba_proj_bias = reader.boolean("mamba_proj_bias", false).value_or(false);
+  int64_t shared = reader.integer("shared_intermediate_size", 0, kMaxHidden * 64, 1024).value_or(1024);
+  if (arch.n_experts > 0) {
+    arch.shared_intermediate = shared;
+    arch.shared_expert_gate = false;
+  } else {
+    arch.intermediate = shared;
+    std::fill(arch.layer_intermediate.begin(), arch.layer_intermediate.end(), shared);
+  }
+}
+
 // LFM2 (modeling_lfm2.py): gated short-convolution blocks, with GQA attention (per-head QK
 // RMSNorm) at full_attn_idxs; the SwiGLU width is block_ff_dim auto-adjusted like Llama's
 // (2/3 of it, times the multiplier, rounded up to block_multiple_of); embeddings tied.
@@ -520,6 +545,7 @@ void apply_family_conventions(const nlohmann::json& text, JsonReader& reader, Ar
   if (type == "jamba") apply_jamba(reader, arch);
   if (type == "nemotron_h") apply_nemotron_h(text, reader, arch);
   if (type == "lfm2") apply_lfm2(text, reader, arch);
+  if (type == "granitemoehybrid") apply_granitemoehybrid(reader, arch);
   if (type == "deepseek_v32") arch.expert_score_bias = true;
 }
 

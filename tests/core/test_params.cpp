@@ -168,6 +168,31 @@ TEST_CASE("MiniCPM-2B: the family from its architecture, and the paper's non-emb
   CHECK(m.params.total == 2724880896LL);
 }
 
+TEST_CASE("Granite 4.0 H Small by hand: Mamba2 and attention by layer_types, experts plus a shared MLP",
+          "[params][families][granitemoehybrid]") {
+  // 40 layers (36 mamba, 4 attention), hidden 4,096, 32 query / 8 KV heads of 128, 72 experts of
+  // 768 (top 10), shared MLP 1,536, vocab 100,352, tied.
+  auto m = catalog_model("granite-4.0-h-small");
+  CHECK(m.params.attention == 4 * (2 * 4096LL * 4096 + 2 * 4096LL * 1024));
+  // Mamba2: d_inner 2 x 4,096 = 8,192, conv_dim 8,192 + 2 x 128 = 8,448, 128 heads. in_proj
+  // 4,096 x (8,192 + 8,448 + 128) = 68,681,728; conv 8,448 x 4 + 8,448 bias; dt_bias, A, D of 128;
+  // out_proj 8,192 x 4,096 = 33,554,432: 102,278,784 per layer.
+  CHECK(m.params.recurrent == 36 * 102278784LL);
+  CHECK(m.params.experts_routed == 40 * 72 * 3 * 4096LL * 768);
+  CHECK(m.params.experts_shared == 40 * 3 * 4096LL * 1536);
+  CHECK(m.params.router == 40 * 72 * 4096LL);
+  // Two RMSNorms per layer, the gated norm (8,192) of each Mamba layer, the final norm.
+  CHECK(m.params.norms == 40 * 2 * 4096 + 36 * 8192 + 4096);
+  CHECK(m.params.output_head == 0);
+  // Sum with the 100,352 x 4,096 embedding: 32,207,337,984 ("32B total").
+  CHECK(m.params.total == 32207337984LL);
+  // Active: 62 of 72 experts idle in each layer, 40 x 62 x 9,437,184 = 23,404,216,320 ("9B active").
+  CHECK(m.params.active == 32207337984LL - 23404216320LL);
+  int mamba = 0;
+  for (const auto& layer : m.layers) mamba += layer.attention.kind == llmcalc::AttentionKind::ssm;
+  CHECK(mamba == 36);
+}
+
 TEST_CASE("Hybrid and heterogeneous layouts by hand", "[params][hybrid]") {
   // Jamba v0.1: attention on layers 4, 12, 20, 28 (period 8, offset 4), Mamba elsewhere;
   // MoE (16 experts, top 2) on odd layers.
