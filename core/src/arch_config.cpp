@@ -19,7 +19,7 @@ const std::set<std::string> kKnownFamilies = {
     "smollm3",   "ernie4_5",    "ernie4_5_moe", "llama4",     "deepseek_v32", "hunyuan",
     "nemotron-nas", "minimax_m1", "minimax", "jamba",      "deepseek",   "bailing_moe",
     "nemotron_h", "lfm2",  "exaone4",  "minimax_m2", "hunyuan_v1_dense", "minicpm",
-    "granitemoehybrid"};
+    "granitemoehybrid", "lfm2_moe"};
 
 // A nested config with transformers' defaults filled in for the keys it omits.
 nlohmann::json with_defaults(const nlohmann::json& config) {
@@ -58,6 +58,7 @@ AttentionKind attention_kind_from_layer_type(const std::string& type, bool& know
   if (type == "chunked_attention") return AttentionKind::chunked;
   if (type == "linear_attention") return AttentionKind::linear;
   if (type == "mamba") return AttentionKind::ssm;  // Granite 4.0 hybrids
+  if (type == "conv") return AttentionKind::ssm;   // LFM2 short-convolution blocks
   known = false;
   return AttentionKind::full;
 }
@@ -82,7 +83,7 @@ void read_layer_types(const nlohmann::json& text, const std::string& path, ArchC
     if (!known) {
       issues.error("unknown_layer_type", types_path + "/" + std::to_string(i),
                    "Unknown layer type; expected full_attention, sliding_attention, "
-                   "chunked_attention, linear_attention or mamba.");
+                   "chunked_attention, linear_attention, mamba or conv.");
       return;
     }
     arch.layer_attention.push_back(kind);
@@ -171,6 +172,7 @@ void apply_llama4(const nlohmann::json& text, JsonReader& reader, ArchConfig& ar
   int64_t expert_width = arch.intermediate;
   arch.intermediate = reader.integer("intermediate_size_mlp", 1, kMaxHidden * 64, expert_width)
                           .value_or(expert_width);
+  std::fill(arch.layer_intermediate.begin(), arch.layer_intermediate.end(), arch.intermediate);
   arch.moe_intermediate = expert_width;
   arch.shared_intermediate = expert_width;
   arch.qk_norm = false;
@@ -237,11 +239,12 @@ void read_moe(const nlohmann::json& text, JsonReader& reader, ArchConfig& arch) 
                                              "minimax_m2"}) ||
                            (type == "ernie4_5_moe" && reader.boolean("moe_use_aux_free", false).value_or(false));
 
-  // Which layers are MoE. DeepSeek / GLM-4.5 (modeling_deepseek_v3.py): i >= first_k_dense_replace
+  // Which layers are MoE (LFM2-MoE: i >= num_dense_layers). DeepSeek / GLM-4.5 (modeling_deepseek_v3.py): i >= first_k_dense_replace
   // and i % moe_layer_freq == 0. Qwen2/3-MoE (modeling_qwen2_moe.py): i not in mlp_only_layers
   // and (i + 1) % decoder_sparse_step == 0.
   // ERNIE 4.5 names them moe_layer_start_index / moe_layer_interval (modeling_ernie4_5_moe.py).
-  int64_t first_dense = first_integer(reader, {"first_k_dense_replace", "moe_layer_start_index"},
+  int64_t first_dense = first_integer(reader, {"first_k_dense_replace", "moe_layer_start_index",
+                                               "num_dense_layers"},
                                       0, kMaxLayers, 0).value_or(0);
   int64_t freq = first_integer(reader, {"moe_layer_freq", "moe_layer_interval"}, 1, kMaxLayers, 1)
                      .value_or(1);
@@ -471,7 +474,9 @@ void apply_granitemoehybrid(JsonReader& reader, ArchConfig& arch) {
 
 // LFM2 (modeling_lfm2.py): gated short-convolution blocks, with GQA attention (per-head QK
 // RMSNorm) at full_attn_idxs; the SwiGLU width is block_ff_dim auto-adjusted like Llama's
-// (2/3 of it, times the multiplier, rounded up to block_multiple_of); embeddings tied.
+// (2/3 of it, times the multiplier, rounded up to block_multiple_of); embeddings tied. LFM2-MoE
+// (modeling_lfm2_moe.py) keeps the blocks and swaps the FFN of all but the first num_dense_layers
+// for sigmoid-routed experts.
 void apply_lfm2(const nlohmann::json& text, JsonReader& reader, ArchConfig& arch) {
   arch.short_conv_kernel = reader.integer("conv_L_cache", 1, 64, 3).value_or(3);
   arch.short_conv_bias = reader.boolean("conv_bias", false).value_or(false);
@@ -486,6 +491,8 @@ void apply_lfm2(const nlohmann::json& text, JsonReader& reader, ArchConfig& arch
   }
   arch.intermediate = ff;
   std::fill(arch.layer_intermediate.begin(), arch.layer_intermediate.end(), ff);
+  // Newer configs (LFM2-2.6B, LFM2-MoE) list layer_types ("conv" / "full_attention") instead.
+  if (text.contains("layer_types")) return;
   std::set<int64_t> attention = read_index_list(text, "full_attn_idxs");
   for (int64_t i = 0; i < arch.n_layers; ++i) {
     arch.layer_attention[static_cast<std::size_t>(i)] =
@@ -544,7 +551,7 @@ void apply_family_conventions(const nlohmann::json& text, JsonReader& reader, Ar
   if (type == "minimax_m1" || type == "minimax") apply_minimax(text, reader, arch);
   if (type == "jamba") apply_jamba(reader, arch);
   if (type == "nemotron_h") apply_nemotron_h(text, reader, arch);
-  if (type == "lfm2") apply_lfm2(text, reader, arch);
+  if (type == "lfm2" || type == "lfm2_moe") apply_lfm2(text, reader, arch);
   if (type == "granitemoehybrid") apply_granitemoehybrid(reader, arch);
   if (type == "deepseek_v32") arch.expert_score_bias = true;
 }

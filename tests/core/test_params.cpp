@@ -40,14 +40,16 @@ TEST_CASE("Mixtral 8x7B active parameters count two of eight experts", "[params]
 
 // F32 weight_scale_inv elements of a checkpoint quantized to FP8 in 128 x 128 blocks: one per block
 // of every quantized linear; embeddings, head, router, norms, biases and the MTP eh_proj stay
-// unquantized (quantization_config.modules_to_not_convert of DeepSeek V3 and MiniMax-M2).
+// unquantized (quantization_config.modules_to_not_convert of DeepSeek V3 and MiniMax-M2), and so
+// does DeepSeek V3.2's indexer weights_proj: with it quantized, V3.2 would be 62 x 56 above the Hub.
 int64_t fp8_block_scales(const llmcalc::ModelSpec& m) {
   int64_t scales = 0;
   for (const auto& t : m.tensors) {
     bool kept = t.ne1 == 1 || t.role == llmcalc::TensorRole::token_embd ||
                 t.role == llmcalc::TensorRole::output ||
                 t.role == llmcalc::TensorRole::ffn_gate_inp || t.role == llmcalc::TensorRole::norm ||
-                t.role == llmcalc::TensorRole::bias || t.role == llmcalc::TensorRole::nextn_eh_proj;
+                t.role == llmcalc::TensorRole::bias || t.role == llmcalc::TensorRole::nextn_eh_proj ||
+                t.name.find("indexer.proj") != std::string::npos;
     if (!kept) scales += (t.ne0 + 127) / 128 * ((t.ne1 + 127) / 128) * t.ne2;
   }
   return scales;
@@ -60,7 +62,13 @@ int64_t stored_extras(const std::string& id, const llmcalc::ModelSpec& m) {
   // Qwen3-0.6B and 1.7B tie the head to the embedding yet also store lm_head.weight.
   if (id == "qwen3-0.6b" || id == "qwen3-1.7b") return m.params.embedding;
   // DeepSeek V3 / V3.1 and MiniMax-M2 ship FP8 weights with one F32 weight_scale_inv per block.
-  if (id == "deepseek-v3" || id == "deepseek-v3.1" || id == "minimax-m2") return fp8_block_scales(m);
+  if (id == "deepseek-v3" || id == "deepseek-v3.1" || id == "deepseek-r1" || id == "deepseek-v3.2" ||
+      id == "minimax-m2") {
+    return fp8_block_scales(m);
+  }
+  // Qwen3-Coder-Next's config declares an MTP layer (as Qwen3-Next's does), but its Hub total is
+  // exactly our count without it: the checkpoint does not ship one.
+  if (id == "qwen3-coder-next") return -m.params.mtp;
   return 0;
 }
 
@@ -79,7 +87,7 @@ TEST_CASE("Catalog models match their exact published totals", "[params][publish
     CHECK(m.params.total + stored_extras(entry.id, m) == expected);
     ++compared;
   }
-  CHECK(compared >= 25);
+  CHECK(compared >= 87);
 }
 
 TEST_CASE("gpt-oss totals as the Hub counts them: weights plus MXFP4 scales",
@@ -443,6 +451,13 @@ TEST_CASE("Per-component counts by hand for Llama 4 Scout, Command R and SmolLM3
   // One routed expert per token plus the shared one: 2 x 1,034,485,760 + 48 x (62,914,560 +
   // 81,920 + 2 x 125,829,120) + 496,640 = 17,172,894,720 ("17B active").
   CHECK(scout.params.active == 17172894720LL);
+
+  // Llama 4 Maverick (interleave_moe_layer_step 2): the 24 odd layers are MoE (128 experts and the
+  // shared one of 8,192), the 24 even layers dense SwiGLU of intermediate_size_mlp 16,384.
+  auto maverick = catalog_model("llama-4-maverick");
+  CHECK(maverick.params.mlp_dense == 24 * 3 * 5120LL * 16384);
+  CHECK(maverick.params.experts_routed == 24LL * 128 * 125829120);
+  CHECK(maverick.params.experts_shared == 24LL * 125829120);
 
   // Command R 35B (cohere): MHA with 64 heads (4 x 8,192^2 per layer), MLP 3 x 8,192 x 22,528,
   // one LayerNorm weight per layer (parallel block), tied embedding 256,000 x 8,192.
