@@ -87,7 +87,7 @@ TEST_CASE("Catalog models match their exact published totals", "[params][publish
     CHECK(m.params.total + stored_extras(entry.id, m) == expected);
     ++compared;
   }
-  CHECK(compared >= 87);
+  CHECK(compared >= 90);
 }
 
 TEST_CASE("gpt-oss totals as the Hub counts them: weights plus MXFP4 scales",
@@ -199,6 +199,25 @@ TEST_CASE("Granite 4.0 H Small by hand: Mamba2 and attention by layer_types, exp
   int mamba = 0;
   for (const auto& layer : m.layers) mamba += layer.attention.kind == llmcalc::AttentionKind::ssm;
   CHECK(mamba == 36);
+}
+
+TEST_CASE("LFM2-8B-A1B by hand: short convolutions, 2 dense layers, then 32 experts",
+          "[params][families][lfm2_moe]") {
+  // 24 layers by layer_types: 18 conv, 6 attention (32 query / 8 KV heads of 64); hidden 2,048,
+  // vocab 65,536, tied.
+  auto m = catalog_model("lfm2-8b-a1b");
+  CHECK(m.params.attention == 6 * (2 * 2048LL * 2048 + 2 * 2048LL * 512));
+  // Conv block: in_proj 2,048 x 3 x 2,048, depthwise conv 3 x 2,048 (no bias), out_proj 2,048^2.
+  CHECK(m.params.recurrent == 18 * (2048LL * 6144 + 3 * 2048 + 2048LL * 2048));
+  // num_dense_layers 2: SwiGLU of 7,168; the other 22 layers: 32 experts of 1,792 and a router.
+  CHECK(m.params.mlp_dense == 2 * 3 * 2048LL * 7168);
+  CHECK(m.params.experts_routed == 22 * 32 * 3 * 2048LL * 1792);
+  CHECK(m.params.router == 22 * 32 * 2048LL);
+  // Two norms per layer, per-head q/k norms (64) on attention layers, the final norm.
+  CHECK(m.params.norms == 24 * 2 * 2048 + 6 * 2 * 64 + 2048);
+  // Top 4 of 32: 22 x 28 x 3 x 2,048 x 1,792 = 6,782,189,568 idle ("1.5B active").
+  CHECK(m.params.active == m.params.total - 6782189568LL);
+  CHECK(m.params.active == 1557740288LL);
 }
 
 TEST_CASE("Hybrid and heterogeneous layouts by hand", "[params][hybrid]") {
