@@ -19,7 +19,7 @@ const std::set<std::string> kKnownFamilies = {
     "smollm3",   "ernie4_5",    "ernie4_5_moe", "llama4",     "deepseek_v32", "hunyuan",
     "nemotron-nas", "minimax_m1", "minimax", "jamba",      "deepseek",   "bailing_moe",
     "nemotron_h", "lfm2",  "exaone4",  "minimax_m2", "hunyuan_v1_dense", "minicpm",
-    "granitemoehybrid", "lfm2_moe"};
+    "granitemoehybrid", "lfm2_moe", "falcon_h1"};
 
 // A nested config with transformers' defaults filled in for the keys it omits.
 nlohmann::json with_defaults(const nlohmann::json& config) {
@@ -423,6 +423,7 @@ void apply_nemotron_h(const nlohmann::json& text, JsonReader& reader, ArchConfig
   arch.mamba_groups = reader.integer("n_groups", 1, kMaxHeads, 1).value_or(1);
   arch.mamba_conv_bias = reader.boolean("use_conv_bias", true).value_or(true);
   arch.mamba_proj_bias = reader.boolean("mamba_proj_bias", false).value_or(false);
+  arch.mamba_out_bias = arch.mamba_proj_bias;
   arch.head_dim = reader.integer("attention_head_dim", 1, kMaxHidden, arch.head_dim).value_or(arch.head_dim);
   arch.v_head_dim = arch.head_dim;
   arch.moe_intermediate = reader.integer("moe_intermediate_size", 0, kMaxHidden * 64, arch.moe_intermediate)
@@ -449,19 +450,26 @@ void apply_nemotron_h(const nlohmann::json& text, JsonReader& reader, ArchConfig
   }
 }
 
-// Granite 4.0 hybrids (modeling_granitemoehybrid.py): layer_types picks a Mamba2 mixer (as
-// Bamba's, d_inner = mamba_expand x hidden) or GQA attention; every layer has a gated shared MLP
-// of shared_intermediate_size, and a MoE of intermediate_size-wide experts when num_local_experts > 0.
-void apply_granitemoehybrid(JsonReader& reader, ArchConfig& arch) {
+// The Mamba2 mixer keys Bamba-style configs share (Granite 4.0 H, Falcon-H1), with
+// transformers' defaults.
+void read_bamba_mixer(JsonReader& reader, ArchConfig& arch) {
   arch.mamba2 = true;
-  int64_t expand = reader.integer("mamba_expand", 1, 64, 2).value_or(2);
-  arch.mamba_d_inner = expand * arch.hidden;
   arch.mamba_heads = reader.integer("mamba_n_heads", 1, kMaxHeads, 128).value_or(128);
   arch.mamba_d_state = reader.integer("mamba_d_state", 1, 4096, 256).value_or(256);
   arch.mamba_d_conv = reader.integer("mamba_d_conv", 1, 64, 4).value_or(4);
   arch.mamba_groups = reader.integer("mamba_n_groups", 1, kMaxHeads, 1).value_or(1);
   arch.mamba_conv_bias = reader.boolean("mamba_conv_bias", true).value_or(true);
   arch.mamba_proj_bias = reader.boolean("mamba_proj_bias", false).value_or(false);
+}
+
+// Granite 4.0 hybrids (modeling_granitemoehybrid.py): layer_types picks a Mamba2 mixer (as
+// Bamba's, d_inner = mamba_expand x hidden) or GQA attention; every layer has a gated shared MLP
+// of shared_intermediate_size, and a MoE of intermediate_size-wide experts when num_local_experts > 0.
+void apply_granitemoehybrid(JsonReader& reader, ArchConfig& arch) {
+  int64_t expand = reader.integer("mamba_expand", 1, 64, 2).value_or(2);
+  arch.mamba_d_inner = expand * arch.hidden;
+  read_bamba_mixer(reader, arch);
+  arch.mamba_out_bias = arch.mamba_proj_bias;
   int64_t shared = reader.integer("shared_intermediate_size", 0, kMaxHidden * 64, 1024).value_or(1024);
   if (arch.n_experts > 0) {
     arch.shared_intermediate = shared;
@@ -469,6 +477,24 @@ void apply_granitemoehybrid(JsonReader& reader, ArchConfig& arch) {
   } else {
     arch.intermediate = shared;
     std::fill(arch.layer_intermediate.begin(), arch.layer_intermediate.end(), shared);
+  }
+}
+
+// Falcon-H1 (modeling_falcon_h1.py): every layer runs GQA attention and a Mamba2 mixer side by
+// side on the same normed input, then a SwiGLU MLP. The mixer is mamba_d_ssm wide (else
+// mamba_expand x hidden); its gated RMSNorm exists only with mamba_rms_norm, and its out_proj bias
+// follows projectors_bias.
+void apply_falcon_h1(JsonReader& reader, ArchConfig& arch) {
+  arch.parallel_mamba = true;
+  int64_t expand = reader.integer("mamba_expand", 1, 64, 2).value_or(2);
+  arch.mamba_d_inner = reader.integer("mamba_d_ssm", 1, kMaxHidden * 64, expand * arch.hidden)
+                           .value_or(expand * arch.hidden);
+  read_bamba_mixer(reader, arch);
+  arch.mamba_out_bias = reader.boolean("projectors_bias", false).value_or(false);
+  arch.mamba_gated_norm = reader.boolean("mamba_rms_norm", false).value_or(false);
+  if (arch.mamba_d_inner % arch.mamba_heads != 0) {
+    reader.issues().error("bad_mamba_heads", reader.path_of("mamba_n_heads"),
+                          "mamba_n_heads must divide the mixer width (mamba_d_ssm).");
   }
 }
 
@@ -553,6 +579,7 @@ void apply_family_conventions(const nlohmann::json& text, JsonReader& reader, Ar
   if (type == "nemotron_h") apply_nemotron_h(text, reader, arch);
   if (type == "lfm2" || type == "lfm2_moe") apply_lfm2(text, reader, arch);
   if (type == "granitemoehybrid") apply_granitemoehybrid(reader, arch);
+  if (type == "falcon_h1") apply_falcon_h1(reader, arch);
   if (type == "deepseek_v32") arch.expert_score_bias = true;
 }
 

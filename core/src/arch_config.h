@@ -92,6 +92,9 @@ struct ArchConfig {
   bool mamba_proj_bias = false;
   bool mamba_dt_norms = false;  // Jamba's dt / B / C RMSNorms
   bool mamba2 = false;          // Mamba2 mixer (heads, groups, gated RMSNorm)
+  bool mamba_out_bias = false;  // Mamba2 out_proj bias (Falcon-H1: projectors_bias)
+  bool mamba_gated_norm = true;  // Mamba2 gated RMSNorm (Falcon-H1: only with mamba_rms_norm)
+  bool parallel_mamba = false;  // Falcon-H1: a Mamba2 mixer beside the attention of every layer
   int64_t short_conv_kernel = 0;  // LFM2 gated short convolution (in place of Mamba)
   bool short_conv_bias = false;
   int64_t mamba_heads = 0;

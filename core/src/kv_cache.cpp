@@ -76,10 +76,10 @@ KvBreakdown kv_cache_bytes(const ModelSpec& model, const KvType& type, const KvR
       }
       case AttentionKind::linear:
       case AttentionKind::ssm:
-        out.state_bytes += a.state_elements_per_seq * 4 * request.sequences;
-        break;
       case AttentionKind::none: break;
     }
+    // Recurrent layers, and Falcon-H1's attention layers with their parallel Mamba2 mixer.
+    out.state_bytes += a.state_elements_per_seq * 4 * request.sequences;
     out.per_layer_bytes.push_back(out.full_attention_bytes + out.windowed_bytes + out.latent_bytes +
                                   out.state_bytes - before);
   }

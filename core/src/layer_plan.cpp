@@ -25,11 +25,15 @@ std::vector<LayerSpec> plan_layers(const ArchConfig& arch) {
       attention.n_q_heads = 0;
       attention.n_kv_heads = 0;
     }
-    if (attention.kind == AttentionKind::ssm) {
+    bool parallel_mamba = arch.parallel_mamba && attention.kind == AttentionKind::full;
+    if (attention.kind == AttentionKind::ssm || parallel_mamba) {
       // Mamba state per sequence: conv window (d_conv - 1) x d_inner and SSM d_state x d_inner
-      // (llama.cpp llama-memory-recurrent.cpp keeps both as f32).
-      attention.n_q_heads = 0;
-      attention.n_kv_heads = 0;
+      // (llama.cpp llama-memory-recurrent.cpp keeps both as f32). Falcon-H1 keeps it beside the
+      // KV cache of every layer.
+      if (!parallel_mamba) {
+        attention.n_q_heads = 0;
+        attention.n_kv_heads = 0;
+      }
       // Mamba2: the conv window also covers B and C, and the state is heads x head_dim x d_state.
       int64_t conv_channels =
           arch.mamba_d_inner + (arch.mamba2 ? 2 * arch.mamba_groups * arch.mamba_d_state : 0);

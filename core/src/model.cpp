@@ -37,13 +37,21 @@ const char* attention_kind_name(AttentionKind kind) {
 
 namespace {
 
+// Falcon-H1's layers run attention and a Mamba2 mixer side by side: "full+ssm".
+std::string attention_label(const AttentionGeometry& a) {
+  std::string name = attention_kind_name(a.kind);
+  bool recurrent = a.kind == AttentionKind::ssm || a.kind == AttentionKind::linear;
+  return a.state_elements_per_seq > 0 && !recurrent ? name + "+ssm" : name;
+}
+
 bool same_shape(const LayerSpec& a, const LayerSpec& b) {
   const AttentionGeometry& x = a.attention;
   const AttentionGeometry& y = b.attention;
   return x.kind == y.kind && x.n_q_heads == y.n_q_heads && x.n_kv_heads == y.n_kv_heads &&
          x.head_dim_k == y.head_dim_k && x.head_dim_v == y.head_dim_v &&
          x.window_tokens == y.window_tokens && x.kv_lora_rank == y.kv_lora_rank &&
-         x.qk_rope_head_dim == y.qk_rope_head_dim && a.mlp.moe == b.mlp.moe &&
+         x.qk_rope_head_dim == y.qk_rope_head_dim &&
+         x.state_elements_per_seq == y.state_elements_per_seq && a.mlp.moe == b.mlp.moe &&
          a.mlp.intermediate == b.mlp.intermediate && a.mlp.n_experts == b.mlp.n_experts &&
          a.mlp.n_experts_active == b.mlp.n_experts_active &&
          a.mlp.expert_intermediate == b.mlp.expert_intermediate &&
@@ -62,7 +70,7 @@ nlohmann::json layer_summary_json(const ModelSpec& model) {
     nlohmann::json entry = {
         {"first_layer", i},
         {"count", count},
-        {"attention", attention_kind_name(layer.attention.kind)},
+        {"attention", attention_label(layer.attention)},
         {"q_heads", layer.attention.n_q_heads},
         {"kv_heads", layer.attention.n_kv_heads},
         {"head_dim_k", layer.attention.head_dim_k},
@@ -88,7 +96,7 @@ nlohmann::json layer_counts_json(const ModelSpec& model) {
   nlohmann::json attention = nlohmann::json::object();
   nlohmann::json mlp = nlohmann::json::object();
   for (const LayerSpec& layer : model.layers) {
-    const char* kind = attention_kind_name(layer.attention.kind);
+    std::string kind = attention_label(layer.attention);
     attention[kind] = attention.value(kind, 0) + 1;
     const char* mlp_kind = layer.mlp.moe ? "moe" : layer.mlp.intermediate > 0 ? "dense" : "none";
     mlp[mlp_kind] = mlp.value(mlp_kind, 0) + 1;

@@ -53,6 +53,8 @@ ParamCounts count_params(const std::vector<TensorSpec>& tensors, const ArchConfi
           p.router += n;
         } else if (t.name.find("ffn") != std::string::npos) {
           p.mlp_dense += n;
+        } else if (t.name.find("ssm") != std::string::npos) {
+          p.recurrent += n;
         } else {
           p.attention += n;
         }

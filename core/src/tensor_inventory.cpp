@@ -66,7 +66,10 @@ class InventoryBuilder {
         }
         break;
       case AttentionKind::none: break;
-      default: add_attention(blk, i, arch_.layer_kv_heads[index]); break;
+      default:
+        add_attention(blk, i, arch_.layer_kv_heads[index]);
+        if (arch_.parallel_mamba) add_mamba2(blk, i);
+        break;
     }
     if (arch_.norms_per_layer == 4 || arch_.model_type == "olmo2") {
       add_norm(blk + "post_attention_norm", i, arch_.hidden);
@@ -195,8 +198,8 @@ class InventoryBuilder {
     add(blk + "ssm_dt.bias", TensorRole::ssm_small, i, arch_.mamba_heads, 1);
     add(blk + "ssm_a", TensorRole::ssm_small, i, arch_.mamba_heads, 1);
     add(blk + "ssm_d", TensorRole::ssm_small, i, arch_.mamba_heads, 1);
-    add(blk + "ssm_norm.weight", TensorRole::norm, i, inner, 1);
-    add_linear(blk + "ssm_out", TensorRole::ssm_out, i, inner, arch_.hidden, arch_.mamba_proj_bias);
+    if (arch_.mamba_gated_norm) add(blk + "ssm_norm.weight", TensorRole::norm, i, inner, 1);
+    add_linear(blk + "ssm_out", TensorRole::ssm_out, i, inner, arch_.hidden, arch_.mamba_out_bias);
   }
 
   // Qwen3-Next gated DeltaNet (modeling_qwen3_next.py Qwen3NextGatedDeltaNet).

@@ -59,6 +59,11 @@ TEST_CASE("KV by hand for Gemma 3 27B, DeepSeek-V3, gpt-oss-120b and Qwen3-Next"
   // x 12 = 6,442,450,944; 36 gated-DeltaNet layers keep f32 state: 32 heads x 128 x 128
   // + conv (4 - 1) x (2 x 2,048 + 4,096) = 548,864 floats = 2,195,456 B each = 79,036,416.
   CHECK(kv_bytes("qwen3-next-80b-a3b", "f16", 262144) == 6442450944LL + 79036416LL);
+  // Falcon-H1 0.5B at 8K: every one of its 36 layers caches attention KV (2 heads x (64 + 64) x
+  // 2 B = 512 B/token, x 8,192 x 36 = 150,994,944) and keeps its parallel Mamba2 state in f32:
+  // conv (4 - 1) x (1,536 + 2 x 128) + SSM 1,536 x 128 = 201,984 floats = 807,936 B, x 36 =
+  // 29,085,696.
+  CHECK(kv_bytes("falcon-h1-0.5b", "f16", 8192) == 150994944LL + 29085696LL);
 }
 
 TEST_CASE("llama.cpp compute buffers and totals within 10% of published logs", "[memory][published]") {

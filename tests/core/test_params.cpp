@@ -87,7 +87,7 @@ TEST_CASE("Catalog models match their exact published totals", "[params][publish
     CHECK(m.params.total + stored_extras(entry.id, m) == expected);
     ++compared;
   }
-  CHECK(compared >= 90);
+  CHECK(compared >= 91);
 }
 
 TEST_CASE("gpt-oss totals as the Hub counts them: weights plus MXFP4 scales",
@@ -218,6 +218,25 @@ TEST_CASE("LFM2-8B-A1B by hand: short convolutions, 2 dense layers, then 32 expe
   // Top 4 of 32: 22 x 28 x 3 x 2,048 x 1,792 = 6,782,189,568 idle ("1.5B active").
   CHECK(m.params.active == m.params.total - 6782189568LL);
   CHECK(m.params.active == 1557740288LL);
+}
+
+TEST_CASE("Falcon-H1 0.5B by hand: attention and a Mamba2 mixer side by side in every layer",
+          "[params][families][falcon_h1]") {
+  // 36 layers, hidden 1,024, 8 query / 2 KV heads of 64, SwiGLU 2,048, vocab 32,784, untied.
+  auto m = catalog_model("falcon-h1-0.5b");
+  CHECK(m.params.attention == 36 * (2 * 1024LL * 512 + 2 * 1024LL * 128));
+  // Mixer: d_ssm 1,536, conv_dim 1,536 + 2 x 128 = 1,792, 24 heads. in_proj 1,024 x (1,536 +
+  // 1,792 + 24); conv 1,792 x 4 plus its bias; dt_bias, A_log, D of 24; out_proj 1,536 x 1,024;
+  // no gated norm (mamba_rms_norm false): 5,014,344 per layer.
+  CHECK(m.params.recurrent == 36 * 5014344LL);
+  CHECK(m.params.mlp_dense == 36 * 3 * 1024LL * 2048);
+  // input_layernorm and pre_ff_layernorm per layer, the final norm.
+  CHECK(m.params.norms == 36 * 2 * 1024 + 1024);
+  // + 2 x 32,784 x 1,024 = 521,411,104, the Hub total (data/models/falcon-h1-0.5b.json).
+  CHECK(m.params.total == 521411104LL);
+  CHECK(m.layers[0].attention.kind == llmcalc::AttentionKind::full);
+  CHECK(m.layers[0].attention.n_kv_heads == 2);
+  CHECK(m.layers[0].attention.state_elements_per_seq == 3 * 1792 + 1536 * 128);
 }
 
 TEST_CASE("Hybrid and heterogeneous layouts by hand", "[params][hybrid]") {
