@@ -58,6 +58,20 @@ TEST_CASE("Config problems are reported at their JSON path", "[bad_input][config
   config = base_config();
   config["text_config"] = "not an object";
   CHECK(first_error(config)["path"] == "/model/text_config");
+
+  // Hybrid layouts: a Falcon-H1 mixer whose heads do not tile its width, and an unknown
+  // Granite-style layer type.
+  config = base_config();
+  config["model_type"] = "falcon_h1";
+  config["mamba_d_ssm"] = 1536;
+  config["mamba_n_heads"] = 25;
+  issue = first_error(config);
+  CHECK(issue["code"] == "bad_mamba_heads");
+  CHECK(issue["path"] == "/model/mamba_n_heads");
+  config = base_config();
+  config["layer_types"] = nlohmann::json::array();
+  for (int i = 0; i < 32; ++i) config["layer_types"].push_back(i == 7 ? "retention" : "mamba");
+  CHECK(first_error(config)["path"] == "/model/layer_types/7");
 }
 
 TEST_CASE("Unknown families compute as a generic decoder with a warning", "[bad_input][config]") {
