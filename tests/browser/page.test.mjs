@@ -320,3 +320,19 @@ test('GLM-4-32B-0414 at Q4_K_M with 8K context on an A40 48GB: fit, speeds, cost
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('a parallel hybrid in the architecture card: Falcon-H1 0.5B keeps KV and Mamba state in every layer', async () => {
+  const { context, page, errors } = await openCalculator(suite.browser,
+    `${suite.base}/index.html#v=1&model=falcon-h1-0.5b&ctx=8192`);
+  await page.locator('llm-calc [data-testid="params-total"]').waitFor();
+  // Hub total of tiiuae/Falcon-H1-0.5B-Base (data/models/falcon-h1-0.5b.json).
+  assert.match(await figure(page, 'params-total'), /^521,411,104 /);
+  // 36 layers x 2 KV heads x (64 + 64) x 2 bytes = 18,432 bytes per token.
+  assert.equal(await figure(page, 'kv-per-token'), '18,432');
+  assert.ok((await page.locator('llm-calc ul.layers').textContent()).includes('36 × full+ssm'));
+  // KV at 8,192 tokens: 18,432 x 8,192 = 150,994,944 B, plus each layer's f32 Mamba2 state of
+  // (3 x 1,792 + 1,536 x 128) x 4 B = 807,936 B, x 36 = 29,085,696: 180,080,640 B.
+  assert.equal(await figure(page, 'kv'), '0.17 GiB · 0.18 GB');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
