@@ -260,6 +260,17 @@ TEST_CASE("Hybrid and heterogeneous layouts by hand", "[params][hybrid]") {
   int no_attention = 0;
   for (const auto& layer : nemotron.layers) no_attention += layer.attention.kind == llmcalc::AttentionKind::none;
   CHECK(no_attention == 31);  // 10 + 8 + 6 + 5 + 1 + 1 no-op blocks in block_configs
+  // Per component: 49 attention layers of 64 query / 8 KV heads (n_heads_in_group 8), 2 x 8,192^2
+  // + 2 x 8,192 x 1,024 = 150,994,944 each.
+  CHECK(nemotron.params.attention == 49 * 150994944LL);
+  // FFN widths from ffn_mult, int(2 x mult x 8,192 / 3) rounded up to 256: 5.25 -> 28,672 (49
+  // layers), 2.625 -> 14,336 (6), 3.28125 -> 17,920 (1), 1.3125 -> 7,168 (10), 1.0 -> 5,632 (8),
+  // 0.5 -> 2,816 (6): widths sum to 1,642,496, times 3 x 8,192.
+  CHECK(nemotron.params.mlp_dense == 3 * 8192LL * 1642496);
+  // Norms: before each of the 49 attentions and the 80 FFNs, and the final one.
+  CHECK(nemotron.params.norms == (49 + 80 + 1) * 8192);
+  // + 2 x 128,256 x 8,192 untied = 49,867,145,216, the Hub total.
+  CHECK(nemotron.params.total == 49867145216LL);
 }
 
 TEST_CASE("Per-component counts by hand for Qwen3, Gemma 2, DeepSeek-V3 and gpt-oss",
