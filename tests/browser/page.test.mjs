@@ -307,10 +307,14 @@ test('GLM-4-32B-0414 at Q4_K_M with 8K context on an A40 48GB: fit, speeds, cost
   assert.ok(Math.abs(parseFloat(rent.slice(1)) - perMillion) / perMillion < 0.01, `${rent} vs ${perMillion.toFixed(2)}`);
   // The API: Z.ai's $0.10 per 1M tokens (data/api_prices.json); 1M tokens a day for a month = $3.04.
   assert.match(await figure(page, 'cost-api'), /^\$0\.10 \(Z\.ai/);
-  assert.match(await figure(page, 'cost-monthly'), /^— \/ \$85 \/ \$3\.04$/);  // no sourced A40 purchase price
-  // Rent vs buy over time: the rent and API lines (no own line without a purchase price).
+  // Buying: $5,843 (an archived 2025 distributor listing, data/devices/a40.json) over 36 months, plus
+  // 300 W x 8 h x 30.4375 days x $0.15/kWh = $10.96: $162.31 + $10.96 = $173 a month.
+  assert.match(await figure(page, 'cost-monthly'), /^\$173 \/ \$85 \/ \$3\.04$/);
+  // Break-even against renting: 5,843 / (85.23 - 10.96) = 78.7 months.
+  assert.equal(await figure(page, 'cost-break-even'), '78.7 months');
+  // Rent vs buy over time: the own, rent and API lines.
   assert.deepEqual(await page.locator('llm-calc #cost-chart path.series').evaluateAll(
-    (paths) => paths.map((p) => p.getAttribute('class'))), ['series rent', 'series api']);
+    (paths) => paths.map((p) => p.getAttribute('class'))), ['series own', 'series rent', 'series api']);
   const recommendations = await page.locator('llm-calc #recommendations').textContent();
   for (const label of ['Cheapest device', 'Best value used card', 'Unified-memory option', 'Cheapest cloud offer',
                        'Cheapest multi-GPU combination']) {

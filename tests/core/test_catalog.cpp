@@ -56,6 +56,23 @@ TEST_CASE("Device records: units positive, GiB and GB consistent, sourced", "[ca
   }
 }
 
+TEST_CASE("New prices: dated, and sourced where a record names its source", "[catalog][devices][price]") {
+  int sourced = 0;
+  for (const auto& entry : llmcalc::Catalog::instance().devices()) {
+    auto price = entry.record.find("price_new_usd");
+    if (price == entry.record.end() || !price->is_number()) continue;
+    INFO(entry.id);
+    CHECK(price->get<double>() > 0);
+    CHECK(entry.record.value("price_date", "").size() >= 4);
+    auto source = entry.record.find("price_new_source");
+    if (source == entry.record.end()) continue;
+    CHECK(source->at("source").get<std::string>().rfind("https://", 0) == 0);
+    CHECK_FALSE(source->at("kind").get<std::string>().empty());  // its quote stays in data/ only
+    ++sourced;
+  }
+  CHECK(sourced >= 33);
+}
+
 TEST_CASE("Used prices: each is the median of its sources' range midpoints, every source dated", "[catalog][devices][used]") {
   int priced = 0;
   for (const auto& entry : llmcalc::Catalog::instance().devices()) {
