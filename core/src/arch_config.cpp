@@ -239,10 +239,11 @@ void read_moe(const nlohmann::json& text, JsonReader& reader, ArchConfig& arch) 
                                              "minimax_m2"}) ||
                            (type == "ernie4_5_moe" && reader.boolean("moe_use_aux_free", false).value_or(false));
 
-  // Which layers are MoE (LFM2-MoE: i >= num_dense_layers). DeepSeek / GLM-4.5 (modeling_deepseek_v3.py): i >= first_k_dense_replace
+  // Which layers are MoE. DeepSeek / GLM-4.5 (modeling_deepseek_v3.py): i >= first_k_dense_replace
   // and i % moe_layer_freq == 0. Qwen2/3-MoE (modeling_qwen2_moe.py): i not in mlp_only_layers
   // and (i + 1) % decoder_sparse_step == 0.
-  // ERNIE 4.5 names them moe_layer_start_index / moe_layer_interval (modeling_ernie4_5_moe.py).
+  // ERNIE 4.5 names them moe_layer_start_index / moe_layer_interval (modeling_ernie4_5_moe.py),
+  // LFM2-MoE num_dense_layers (modeling_lfm2_moe.py).
   int64_t first_dense = first_integer(reader, {"first_k_dense_replace", "moe_layer_start_index",
                                                "num_dense_layers"},
                                       0, kMaxLayers, 0).value_or(0);
@@ -531,7 +532,8 @@ void apply_family_conventions(const nlohmann::json& text, JsonReader& reader, Ar
   bool attention_bias = reader.boolean("attention_bias", false).value_or(false);
   arch.qkv_bias = attention_bias || type == "qwen2" || type == "qwen2_moe";
   arch.o_bias = attention_bias && is_one_of(type, {"llama", "mistral", "granite", "gpt_oss",
-                                                    "smollm3", "olmo2"});
+                                                    "smollm3", "olmo2", "granitemoehybrid",
+                                                    "falcon_h1"});
   if (reader.has("qkv_bias")) arch.qkv_bias = reader.boolean("qkv_bias").value_or(false);
   arch.mlp_bias = reader.boolean("mlp_bias", false).value_or(false);
   // EXAONE 4 (QK-Reorder-Norm): per-head RMSNorm after the q and k projections, and its two
