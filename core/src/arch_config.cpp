@@ -124,6 +124,32 @@ void default_sliding_pattern(const nlohmann::json& text, ArchConfig& arch, JsonR
   }
 }
 
+// Qwen3-VL's vision model (modeling_qwen3_vl.py Qwen3VLVisionModel): a biased Conv3d patch
+// embedding over temporal_patch_size frames, learned position embeddings, `depth` ViT blocks, and a
+// patch merger (LayerNorm, two linears over spatial_merge_size^2 patches) into the text width, plus
+// one more merger, normed after the shuffle, per deepstack_visual_indexes entry.
+void read_qwen3_vl_vision(const nlohmann::json& vision_config, const std::string& path,
+                          ArchConfig& arch, Issues& issues) {
+  JsonReader reader(vision_config, path, issues);
+  VisionConfig vision;
+  vision.kind = "qwen3_vl";
+  vision.hidden = reader.integer("hidden_size", 1, kMaxHidden).value_or(0);
+  vision.intermediate = reader.integer("intermediate_size", 1, kMaxHidden * 8).value_or(0);
+  vision.n_layers = reader.integer("depth", 1, kMaxLayers).value_or(0);
+  vision.patch_size = reader.integer("patch_size", 1, 1 << 12).value_or(0);
+  vision.channels = reader.integer("in_channels", 1, 16, 3).value_or(3);
+  vision.temporal_patch = reader.integer("temporal_patch_size", 1, 16, 2).value_or(2);
+  vision.num_positions = reader.integer("num_position_embeddings", 0, 1 << 20, 2304).value_or(2304);
+  int64_t merge = reader.integer("spatial_merge_size", 1, 16, 2).value_or(2);
+  vision.adapter_in = vision.hidden * merge * merge;
+  vision.projector_out = reader.integer("out_hidden_size", 1, kMaxHidden, arch.hidden).value_or(arch.hidden);
+  auto deepstack = vision_config.find("deepstack_visual_indexes");
+  if (deepstack != vision_config.end() && deepstack->is_array()) {
+    vision.deepstack_mergers = static_cast<int64_t>(std::min<std::size_t>(deepstack->size(), kMaxLayers));
+  }
+  if (vision.hidden > 0 && vision.patch_size > 0 && vision.n_layers > 0) arch.vision = vision;
+}
+
 void read_vision(const nlohmann::json& config, const std::string& path, ArchConfig& arch,
                  Issues& issues) {
   auto found = config.find("vision_config");
@@ -131,6 +157,10 @@ void read_vision(const nlohmann::json& config, const std::string& path, ArchConf
   nlohmann::json vision_config = with_defaults(*found);
   const nlohmann::json* it = &vision_config;
   std::string model_type = config.value("model_type", "");
+  if (model_type == "qwen3_vl" || model_type == "qwen3_vl_moe") {
+    read_qwen3_vl_vision(vision_config, json_pointer_append(path, "vision_config"), arch, issues);
+    return;
+  }
   if (model_type != "gemma3" && model_type != "llama4" && model_type != "mistral3") {
     issues.warning("vision_not_counted", json_pointer_append(path, "vision_config"),
                    "The vision tower of this family is not counted; parameters cover the text "
@@ -610,6 +640,9 @@ std::optional<ArchConfig> read_arch_config(const nlohmann::json& config, const s
   // Early MiniCPM configs carry no model_type; their architecture names the family.
   if (arch.model_type.empty()) arch.model_type = family_of_architecture(config);
   if (arch.model_type == "mistral3") arch.model_type = "mistral";
+  // Qwen3-VL's language models are Qwen3 and Qwen3-MoE (modeling_qwen3_vl*.py).
+  if (arch.model_type == "qwen3_vl") arch.model_type = "qwen3";
+  if (arch.model_type == "qwen3_vl_moe") arch.model_type = "qwen3_moe";
   if (kKnownFamilies.count(arch.model_type) == 0) {
     issues.warning("unknown_family", json_pointer_append(path, "model_type"),
                    "Unknown model_type '" + arch.model_type.substr(0, 40) +

@@ -15,7 +15,7 @@
 namespace llmcalc {
 
 struct VisionConfig {
-  std::string kind;  // "siglip" (Gemma 3), "llama4" or "pixtral" (Mistral 3)
+  std::string kind;  // "siglip" (Gemma 3), "llama4", "pixtral" (Mistral 3) or "qwen3_vl"
   int64_t hidden = 0;
   int64_t intermediate = 0;
   int64_t n_layers = 0;
@@ -26,6 +26,9 @@ struct VisionConfig {
   int64_t adapter_in = 0;     // Llama 4 pixel-shuffle MLP / Pixtral patch merger: input width
   int64_t adapter_mid = 0;    // Llama 4: projector_input_dim
   int64_t adapter_out = 0;    // Llama 4: projector_output_dim (= vision_output_dim)
+  int64_t temporal_patch = 1;    // Qwen3-VL: frames per 3-D patch
+  int64_t num_positions = 0;     // Qwen3-VL: learned position embeddings
+  int64_t deepstack_mergers = 0;  // Qwen3-VL: extra mergers feeding early decoder layers
 };
 
 struct ArchConfig {

@@ -317,6 +317,30 @@ class InventoryBuilder {
     part_ = ModelPart::text;
   }
 
+  // Qwen3-VL (modeling_qwen3_vl.py): biased Conv3d patches and learned positions, ViT blocks
+  // with biases everywhere, then the merger and the deepstack mergers as the projector.
+  void add_qwen3_vl_vision(const VisionConfig& v, int64_t patch_in) {
+    add("v.patch_embd.weight", TensorRole::vision, -1, patch_in, v.hidden);
+    add("v.patch_embd.bias", TensorRole::vision, -1, v.hidden, 1);
+    add("v.position_embd.weight", TensorRole::vision, -1, v.hidden, v.num_positions);
+    for (int64_t l = 0; l < v.n_layers; ++l) add_vision_block("v.blk." + std::to_string(l) + ".", v);
+    part_ = ModelPart::projector;
+    add_patch_merger("mm.merger.", v, v.hidden);
+    for (int64_t k = 0; k < v.deepstack_mergers; ++k) {
+      add_patch_merger("mm.deepstack." + std::to_string(k) + ".", v, v.adapter_in);
+    }
+    part_ = ModelPart::text;
+  }
+
+  void add_patch_merger(const std::string& prefix, const VisionConfig& v, int64_t norm_width) {
+    add(prefix + "norm.weight", TensorRole::projector, -1, norm_width, 1);
+    add(prefix + "norm.bias", TensorRole::projector, -1, norm_width, 1);
+    add(prefix + "fc1.weight", TensorRole::projector, -1, v.adapter_in, v.adapter_in);
+    add(prefix + "fc1.bias", TensorRole::projector, -1, v.adapter_in, 1);
+    add(prefix + "fc2.weight", TensorRole::projector, -1, v.adapter_in, v.projector_out);
+    add(prefix + "fc2.bias", TensorRole::projector, -1, v.projector_out, 1);
+  }
+
   // Vision encoders: SigLIP (modeling_siglip.py) with Gemma 3's projector, or Llama 4's
   // Llama4VisionModel (unfold-linear patches, class token, pre/post LayerNorm, pixel-shuffle MLP).
   void add_vision() {
@@ -328,6 +352,10 @@ class InventoryBuilder {
     bool llama4 = v.kind == "llama4";
     if (v.kind == "pixtral") {
       add_pixtral(v, patch_in);
+      return;
+    }
+    if (v.kind == "qwen3_vl") {
+      add_qwen3_vl_vision(v, patch_in * v.temporal_patch);
       return;
     }
     add("v.patch_embd.weight", TensorRole::vision, -1, patch_in, v.hidden);

@@ -89,7 +89,7 @@ TEST_CASE("Catalog models match their exact published totals", "[params][publish
     CHECK(m.params.total + stored_extras(entry.id, m) == expected);
     ++compared;
   }
-  CHECK(compared >= 95);
+  CHECK(compared >= 101);
 }
 
 TEST_CASE("gpt-oss totals as the Hub counts them: weights plus MXFP4 scales",
@@ -239,6 +239,25 @@ TEST_CASE("Falcon-H1 0.5B by hand: attention and a Mamba2 mixer side by side in 
   CHECK(m.layers[0].attention.kind == llmcalc::AttentionKind::full);
   CHECK(m.layers[0].attention.n_kv_heads == 2);
   CHECK(m.layers[0].attention.state_elements_per_seq == 3 * 1792 + 1536 * 128);
+}
+
+TEST_CASE("Qwen3-VL 4B by hand: Conv3d patches, biased ViT blocks, merger and deepstack mergers",
+          "[params][families][qwen3_vl]") {
+  // vision_config: hidden 1,024, MLP 4,096, depth 24, 3 channels x 2 frames x 16 x 16 patches,
+  // 2,304 positions, merge 2 (4,096-wide merger input), out 2,560, 3 deepstack indexes.
+  auto m = catalog_model("qwen3-vl-4b-thinking");
+  // Conv3d 1,024 x 3 x 2 x 256 + bias 1,024 = 1,573,888; positions 2,304 x 1,024 = 2,359,296;
+  // per block two LayerNorms (4 x 1,024), qkv and proj with biases (4 x 1,024^2 + 4 x 1,024) and
+  // the MLP with biases (2 x 1,024 x 4,096 + 4,096 + 1,024): 12,596,224, x 24.
+  CHECK(m.params.vision == 1573888LL + 2359296LL + 24 * 12596224LL);
+  // Merger: LayerNorm over 1,024 (2,048), fc1 4,096^2 + 4,096, fc2 4,096 x 2,560 + 2,560 =
+  // 27,271,680; each deepstack merger norms the 4,096-wide shuffle instead: 27,277,824, x 3.
+  CHECK(m.params.projector == 27271680LL + 3 * 27277824LL);
+  // The language model is Qwen3's layout: 36 layers of hidden 2,560 with 32 / 8 heads of 128
+  // (26,214,400 attention), MLP 3 x 2,560 x 9,728, norms 36 x (2 x 2,560 + 2 x 128) + 2,560, and
+  // the tied 151,936 x 2,560 embedding: 4,022,468,096.
+  CHECK(m.params.text == 36 * (26214400LL + 74711040LL) + 196096 + 388956160LL);
+  CHECK(m.params.output_head == 0);
 }
 
 TEST_CASE("Hybrid and heterogeneous layouts by hand", "[params][hybrid]") {
