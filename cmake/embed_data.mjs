@@ -1,22 +1,44 @@
 // Writes a C++ source holding every JSON file under data/ as a string literal, minified and
 // without the human-only keys (notes, copies of sources, provenance), so the module carries its
-// facts compactly and never fetches them (DESIGN.md principle 3).
-// Usage: node cmake/embed_data.mjs <data dir> <output .cpp>
+// facts compactly and never fetches them (DESIGN.md principle 3). Model configs keep only the keys
+// the core reads, that is, the keys its sources name as string literals: tokenizer ids, training
+// settings, remote-code maps and RoPE factor tables stay in data/ but not in the module.
+// Usage: node cmake/embed_data.mjs <data dir> <core source dir> <output .cpp>
 import { readFileSync, readdirSync, statSync, writeFileSync, existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
-const [dataDir, output] = process.argv.slice(2);
+const [dataDir, coreDir, output] = process.argv.slice(2);
 const HUMAN_ONLY = new Set(['notes', 'note', 'source_copy', 'source_copy_others', 'sources_other',
   'provenance', 'memory_note', 'bandwidth_source', 'memory_assumed', 'region_note', 'listed_until',
   'billing_source', 'what', 'quote', 'cross_check', 'price_used_note', 'rounded', 'rounded_source', 'by_dtype', 'layout', 'description']);
+
+function walk(dir, suffixes) {
+  return readdirSync(dir).sort().flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? walk(path, suffixes)
+      : suffixes.some((suffix) => name.endsWith(suffix)) ? [path] : [];
+  });
+}
+
+// Every string literal in the core's sources: the config keys it can read.
+const CORE_NAMES = new Set(walk(coreDir, ['.cpp', '.h']).flatMap((path) =>
+  [...readFileSync(path, 'utf8').matchAll(/"([A-Za-z0-9_.-]+)"/g)].map((m) => m[1])));
+
+function readKeysOnly(value) {
+  if (Array.isArray(value)) return value.map(readKeysOnly);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).filter(([key]) => CORE_NAMES.has(key))
+      .map(([key, v]) => [key, readKeysOnly(v)]));
+  }
+  return value;
+}
 
 function strip(value, depth) {
   if (Array.isArray(value)) return value.map((v) => strip(v, depth + 1));
   if (value && typeof value === 'object') {
     const out = {};
     for (const [key, v] of Object.entries(value)) {
-      // Model configs stay verbatim; only record-level annotations are dropped.
-      if (key === 'config') { out[key] = v; continue; }
+      if (key === 'config') { out[key] = readKeysOnly(v); continue; }
       if (HUMAN_ONLY.has(key)) continue;
       out[key] = strip(v, depth + 1);
     }
@@ -25,14 +47,7 @@ function strip(value, depth) {
   return value;
 }
 
-function walk(dir) {
-  return readdirSync(dir).sort().flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? walk(path) : name.endsWith('.json') ? [path] : [];
-  });
-}
-
-const entries = walk(dataDir).map((path) => {
+const entries = walk(dataDir, ['.json']).map((path) => {
   const text = JSON.stringify(strip(JSON.parse(readFileSync(path, 'utf8')), 0));
   if (text.includes(')llmcalc_json"')) throw new Error(`${path} contains the raw-string delimiter`);
   return `      {"${relative(dataDir, path)}", R"llmcalc_json(${text})llmcalc_json"},`;
