@@ -142,6 +142,16 @@ void place_llama_cpp(const ModelSpec& model, const WeightPlan& w, const Hardware
   t.fits = t.worst_ratio <= 1.0;
 }
 
+// Context tokens per step of the engine's cache: llama.cpp pads the cells of all sequences to
+// 256 (256 / sequences tokens of context when that divides; sliding-window streams pad to 256
+// per sequence, a multiple of it), vLLM and SGLang allocate 16-token blocks; otherwise every token.
+int64_t context_step(const std::string& engine, int64_t sequences) {
+  if (is_llama_cpp_family(engine)) {
+    return sequences > 0 && kLlamaCppKvPadding % sequences == 0 ? kLlamaCppKvPadding / sequences : 1;
+  }
+  return is_paged_server(engine) ? kVllmBlockTokens : 1;
+}
+
 Totals totals_at(const ModelSpec& model, const WeightPlan& plan, const Hardware& hardware,
                  int64_t weights, const MemoryRequest& request, int64_t context_tokens) {
   const EngineSettings& engine = request.engine;
@@ -266,34 +276,38 @@ MemoryEstimate estimate_memory(const ModelSpec& model, const WeightPlan& weights
   if (!request.find_max_context) {
     low = -1;
   } else {
-    // The worst device ratio is piecewise linear in the context (cells come in steps of 256),
-    // so interpolating where it crosses 1.0 brackets the answer in a few steps; bisection takes
-    // over when interpolation stalls. Invariant: at(low) fits (or low = 0), at(high) does not.
+    // The totals only change where the cache grows a step (context_step), and the worst device
+    // ratio is piecewise linear across steps, so interpolating where it crosses 1.0 brackets the
+    // answer in a few probes; bisection takes over when interpolation stalls. Counted in steps,
+    // with high_step the step holding `high`. Invariant: at(low_step) fits (or low_step = 0),
+    // at(high_step) does not.
     Totals top = at(high);
     if (top.fits) {
       low = high;
     } else {
-      Totals bottom = at(low);
-      double low_ratio = bottom.worst_ratio;
+      int64_t step = context_step(engine.engine, request.sequences);
+      int64_t low_step = 0;
+      int64_t high_step = (high + step - 1) / step;
+      double low_ratio = at(0).worst_ratio;
       double high_ratio = top.worst_ratio;
-      int64_t steps = 0;
-      while (high - low > 1) {
-        int64_t guess = low + (high - low) / 2;
-        if (steps++ % 2 == 0 && high_ratio > low_ratio) {
+      int64_t probes = 0;
+      while (high_step - low_step > 1) {
+        int64_t guess = low_step + (high_step - low_step) / 2;
+        if (probes++ % 2 == 0 && high_ratio > low_ratio) {
           double fraction = (1.0 - low_ratio) / (high_ratio - low_ratio);
-          guess = low + static_cast<int64_t>(fraction * static_cast<double>(high - low));
-          guess = std::min(std::max(guess, low + 1), high - 1);
+          guess = low_step + static_cast<int64_t>(fraction * static_cast<double>(high_step - low_step));
+          guess = std::min(std::max(guess, low_step + 1), high_step - 1);
         }
-        Totals probe = at(guess);
+        Totals probe = at(guess * step);
         if (probe.fits) {
-          low = guess;
+          low_step = guess;
           low_ratio = probe.worst_ratio;
         } else {
-          high = guess;
+          high_step = guess;
           high_ratio = probe.worst_ratio;
         }
       }
-      if (low > 0 && !at(low).fits) low = 0;
+      low = low_step * step;
     }
   }
   out.max_context_tokens = low;
