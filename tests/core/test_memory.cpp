@@ -144,6 +144,20 @@ TEST_CASE("Verdict thresholds and the largest context that fits", "[memory][verd
   // At the reported maximum it fits; one 256-cell step beyond it does not.
   CHECK(run(max_context)["result"]["memory"]["verdict"] != "oom");
   CHECK(run(max_context + 256)["result"]["memory"]["verdict"] == "oom");
+
+  // The search walks the engine's cache steps; the answer is still the last fitting token, for
+  // 3 sequences in llama.cpp (256 / 3 is no whole step, so tokens) and for vLLM's 16-token blocks.
+  for (const auto& [engine, sequences] : {std::pair<const char*, int>{"llama.cpp", 3}, {"vllm", 2}}) {
+    INFO(engine);
+    auto at = [&](int64_t context) {
+      return llmcalc_test::estimate({{"model", "llama-3.1-8b"}, {"weights", "F16"}, {"hardware", "rtx-4090"},
+                                     {"engine", engine}, {"sequences", sequences}, {"context_tokens", context}});
+    };
+    int64_t largest = at(2048)["result"]["memory"]["max_context_tokens"].get<int64_t>();
+    REQUIRE(largest > 0);
+    CHECK(at(largest)["result"]["memory"]["verdict"] != "oom");
+    CHECK(at(largest + 1)["result"]["memory"]["verdict"] == "oom");
+  }
 }
 
 TEST_CASE("llama.cpp placement matches published model-buffer lines", "[memory][placement][published]") {
