@@ -157,7 +157,7 @@ void read_vision(const nlohmann::json& config, const std::string& path, ArchConf
   nlohmann::json vision_config = with_defaults(*found);
   const nlohmann::json* it = &vision_config;
   std::string model_type = config.value("model_type", "");
-  if (model_type == "qwen3_vl" || model_type == "qwen3_vl_moe") {
+  if (is_one_of(model_type, {"qwen3_vl", "qwen3_vl_moe", "qwen3_5", "qwen3_5_moe"})) {
     read_qwen3_vl_vision(vision_config, json_pointer_append(path, "vision_config"), arch, issues);
     return;
   }
@@ -640,9 +640,12 @@ std::optional<ArchConfig> read_arch_config(const nlohmann::json& config, const s
   // Early MiniCPM configs carry no model_type; their architecture names the family.
   if (arch.model_type.empty()) arch.model_type = family_of_architecture(config);
   if (arch.model_type == "mistral3") arch.model_type = "mistral";
-  // Qwen3-VL's language models are Qwen3 and Qwen3-MoE (modeling_qwen3_vl*.py).
+  // Qwen3-VL's language models are Qwen3 and Qwen3-MoE (modeling_qwen3_vl*.py); Qwen3.5's are
+  // Qwen3-Next's gated-DeltaNet hybrid, dense or MoE, with the same MTP layer (modeling_qwen3_5*.py,
+  // vLLM qwen3_5_mtp.py), and its vision tower is Qwen3-VL's without deepstack mergers.
   if (arch.model_type == "qwen3_vl") arch.model_type = "qwen3";
   if (arch.model_type == "qwen3_vl_moe") arch.model_type = "qwen3_moe";
+  if (arch.model_type == "qwen3_5" || arch.model_type == "qwen3_5_moe") arch.model_type = "qwen3_next";
   if (kKnownFamilies.count(arch.model_type) == 0) {
     issues.warning("unknown_family", json_pointer_append(path, "model_type"),
                    "Unknown model_type '" + arch.model_type.substr(0, 40) +
@@ -658,12 +661,13 @@ std::optional<ArchConfig> read_arch_config(const nlohmann::json& config, const s
   arch.n_heads = first_integer(reader, {"num_attention_heads", "n_head"}, 1, kMaxHeads,
                                std::nullopt).value_or(0);
   arch.vocab = reader.integer("vocab_size", 1, kMaxVocab).value_or(0);
-  // DeciLM (nemotron-nas) sizes each layer's FFN in block_configs instead.
+  // DeciLM (nemotron-nas) sizes each layer's FFN in block_configs instead, and all-MoE configs
+  // (Qwen3.5-MoE) may give only moe_intermediate_size.
+  bool no_dense_width = arch.model_type == "nemotron-nas" || reader.has("moe_intermediate_size");
   std::optional<int64_t> no_default;
   arch.intermediate = first_integer(reader, {"intermediate_size", "ffn_hidden_size", "block_ff_dim"}, 1,
                                     kMaxHidden * 64,
-                                    arch.model_type == "nemotron-nas" ? std::optional<int64_t>(0)
-                                                                      : no_default)
+                                    no_dense_width ? std::optional<int64_t>(0) : no_default)
                           .value_or(0);
   if (issues.has_errors()) return std::nullopt;
 
@@ -695,7 +699,8 @@ std::optional<ArchConfig> read_arch_config(const nlohmann::json& config, const s
   arch.layer_moe.assign(static_cast<std::size_t>(arch.n_layers), false);
   arch.layer_intermediate.assign(static_cast<std::size_t>(arch.n_layers), arch.intermediate);
   arch.layer_kv_heads.assign(static_cast<std::size_t>(arch.n_layers), arch.n_kv_heads);
-  arch.mtp_layers = first_integer(reader, {"num_nextn_predict_layers", "num_mtp_layers"}, 0, 16,
+  arch.mtp_layers = first_integer(reader, {"num_nextn_predict_layers", "num_mtp_layers",
+                                           "mtp_num_hidden_layers"}, 0, 16,
                                   0).value_or(0);
 
   apply_family_conventions(*text, reader, arch);

@@ -89,7 +89,7 @@ TEST_CASE("Catalog models match their exact published totals", "[params][publish
     CHECK(m.params.total + stored_extras(entry.id, m) == expected);
     ++compared;
   }
-  CHECK(compared >= 103);
+  CHECK(compared >= 109);
 }
 
 TEST_CASE("gpt-oss totals as the Hub counts them: weights plus MXFP4 scales",
@@ -258,6 +258,20 @@ TEST_CASE("Qwen3-VL 4B by hand: Conv3d patches, biased ViT blocks, merger and de
   // the tied 151,936 x 2,560 embedding: 4,022,468,096.
   CHECK(m.params.text == 36 * (26214400LL + 74711040LL) + 196096 + 388956160LL);
   CHECK(m.params.output_head == 0);
+}
+
+TEST_CASE("Qwen3.5 27B by hand: the MTP layer and a vision tower without deepstack mergers",
+          "[params][families][qwen3_5]") {
+  auto m = catalog_model("qwen3.5-27b");
+  // MTP (mtp_num_hidden_layers 1): one full-attention layer, q_proj doubled for the output gate,
+  // 5,120 x (24 x 256 x 2) + 2 x 5,120 x (4 x 256) + 24 x 256 x 5,120 plus 256-wide q/k norms =
+  // 104,858,112; its SwiGLU 3 x 5,120 x 17,408; fc 2 x 5,120 x 5,120; five 5,120-wide norms.
+  CHECK(m.params.mtp == 104858112LL + 3 * 5120LL * 17408 + 2 * 5120LL * 5120 + 5 * 5120);
+  // deepstack_visual_indexes is empty: the projector is the one merger, LayerNorm over 1,152,
+  // fc1 4,608^2 + 4,608 and fc2 4,608 x 5,120 + 5,120.
+  CHECK(m.params.projector == 2 * 1152 + 4608LL * 4608 + 4608 + 4608LL * 5120 + 5120);
+  // The Hub total counts text, MTP and vision: 27,781,427,952.
+  CHECK(m.params.total == 27781427952LL);
 }
 
 TEST_CASE("Hybrid and heterogeneous layouts by hand", "[params][hybrid]") {
