@@ -464,9 +464,25 @@ void apply_nemotron_h(const nlohmann::json& text, JsonReader& reader, ArchConfig
   // The router's e_score_correction_bias is a buffer the checkpoints do not store (the Hub total
   // of Nemotron-3-Nano-30B-A3B leaves out 23 x 128 such elements).
   arch.expert_score_bias = false;
+  // LatentMoE (Nemotron 3 Super / Ultra): the routed experts work in moe_latent_size, between
+  // fc1_latent_proj and fc2_latent_proj; the router and the shared expert stay at hidden_size.
+  arch.moe_latent = reader.integer("moe_latent_size", 1, kMaxHidden, 0).value_or(0);
   (void)text;
-  for (int64_t i = 0; i < arch.n_layers; ++i) {
-    auto index = static_cast<std::size_t>(i);
+  // The MTP block (num_nextn_predict_layers) is one more layer per mtp_hybrid_override_pattern
+  // character after the last decoder layer, sharing the embedding and head (Megatron-Bridge
+  // nemotron_h_bridge.py flattens them to mtp.layers.{k}).
+  std::string mtp_pattern =
+      arch.mtp_layers > 0 ? reader.string("mtp_hybrid_override_pattern", 64, std::string("")).value_or("") : "";
+  if (!mtp_pattern.empty()) {
+    arch.mtp_block_layers = static_cast<int64_t>(mtp_pattern.size());
+    pattern = pattern.substr(0, static_cast<std::size_t>(arch.n_layers)) + mtp_pattern;
+    auto total = static_cast<std::size_t>(arch.n_layers + arch.mtp_block_layers);
+    arch.layer_attention.resize(total);
+    arch.layer_moe.resize(total);
+    arch.layer_intermediate.resize(total);
+    arch.layer_kv_heads.resize(total, arch.n_kv_heads);
+  }
+  for (std::size_t index = 0; index < arch.layer_attention.size(); ++index) {
     char block = pattern[index];
     arch.layer_attention[index] = block == 'M' ? AttentionKind::ssm
                                   : block == '*' ? AttentionKind::full

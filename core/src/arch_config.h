@@ -78,6 +78,8 @@ struct ArchConfig {
   int64_t qk_rope_head_dim = 0;
   int64_t qk_nope_head_dim = 0;
   int64_t mtp_layers = 0;
+  int64_t mtp_block_layers = 0;  // Nemotron-H: inner layers of the MTP block (past n_layers)
+  int64_t moe_latent = 0;        // Nemotron 3 LatentMoE: the experts' input width (0: hidden)
 
   int64_t linear_k_heads = 0;
   int64_t linear_v_heads = 0;

@@ -41,8 +41,10 @@ class InventoryBuilder {
   void add_layer(int i, ModelPart part) {
     part_ = part;
     std::string blk = "blk." + std::to_string(i) + ".";
-    // MTP layers (index past the last decoder layer) repeat the last layer's shape.
-    std::size_t index = static_cast<std::size_t>(std::min<int64_t>(i, arch_.n_layers - 1));
+    // MTP layers (index past the last decoder layer) repeat the last layer's shape, unless the
+    // config lays out an MTP block of its own (Nemotron-H).
+    auto index = static_cast<std::size_t>(i);
+    if (index >= arch_.layer_attention.size()) index = static_cast<std::size_t>(arch_.n_layers - 1);
     AttentionKind kind = arch_.layer_attention[index];
     if (arch_.model_type != "olmo2" && kind != AttentionKind::none) {
       add_norm(blk + "attn_norm", i, arch_.hidden);
@@ -238,13 +240,19 @@ class InventoryBuilder {
     add_linear(blk + "ffn_gate_inp", TensorRole::ffn_gate_inp, i, arch_.hidden, experts,
                arch_.router_bias);
     if (arch_.expert_score_bias) add(blk + "exp_probs_b.bias", TensorRole::bias, i, experts, 1);
+    // LatentMoE: every token passes the two latent projections; the experts read the latent.
+    int64_t in = arch_.moe_latent > 0 ? arch_.moe_latent : arch_.hidden;
+    if (arch_.moe_latent > 0) {
+      add_linear(blk + "ffn_latent_in", TensorRole::ffn_up, i, arch_.hidden, in, arch_.mlp_bias);
+      add_linear(blk + "ffn_latent_out", TensorRole::ffn_down, i, in, arch_.hidden, arch_.mlp_bias);
+    }
     if (arch_.gated_mlp) {
-      add_linear(blk + "ffn_gate_exps", TensorRole::ffn_gate_exps, i, arch_.hidden, width,
+      add_linear(blk + "ffn_gate_exps", TensorRole::ffn_gate_exps, i, in, width,
                  arch_.expert_bias, experts);
     }
-    add_linear(blk + "ffn_up_exps", TensorRole::ffn_up_exps, i, arch_.hidden, width,
+    add_linear(blk + "ffn_up_exps", TensorRole::ffn_up_exps, i, in, width,
                arch_.expert_bias, experts);
-    add_linear(blk + "ffn_down_exps", TensorRole::ffn_down_exps, i, width, arch_.hidden,
+    add_linear(blk + "ffn_down_exps", TensorRole::ffn_down_exps, i, width, in,
                arch_.expert_bias, experts);
     if (arch_.shared_intermediate > 0) {
       add_dense_mlp(blk, i, arch_.shared_intermediate, "_shexp");
@@ -257,6 +265,10 @@ class InventoryBuilder {
   // DeepSeek V3 multi-token prediction: full decoder layers after the last one, each with its own
   // embedding/head copies, two norms and a 2h -> h projection (DeepSeek-V3 technical report §2.2).
   void add_mtp() {
+    if (arch_.mtp_block_layers > 0) {
+      add_mtp_block();
+      return;
+    }
     for (int64_t m = 0; m < arch_.mtp_layers; ++m) {
       int i = static_cast<int>(arch_.n_layers + m);
       add_layer(i, ModelPart::mtp);
@@ -274,6 +286,23 @@ class InventoryBuilder {
         add(blk + "nextn.shared_head_head.weight", TensorRole::output, i, arch_.hidden,
             arch_.vocab);
       }
+    }
+    part_ = ModelPart::text;
+  }
+
+  // Nemotron-H's MTP block (Megatron-Bridge nemotron_h_bridge.py): its pattern's layers, the
+  // first with enorm, hnorm and the 2h -> h eh_proj, the last with a final norm.
+  void add_mtp_block() {
+    for (int64_t k = 0; k < arch_.mtp_block_layers; ++k) {
+      int i = static_cast<int>(arch_.n_layers + k);
+      add_layer(i, ModelPart::mtp);
+      std::string blk = "blk." + std::to_string(i) + ".";
+      if (k == 0) {
+        add_norm(blk + "nextn.enorm", i, arch_.hidden);
+        add_norm(blk + "nextn.hnorm", i, arch_.hidden);
+        add(blk + "nextn.eh_proj.weight", TensorRole::nextn_eh_proj, i, 2 * arch_.hidden, arch_.hidden);
+      }
+      if (k == arch_.mtp_block_layers - 1) add_norm(blk + "nextn.shared_head_norm", i, arch_.hidden);
     }
     part_ = ModelPart::text;
   }

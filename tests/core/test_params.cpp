@@ -89,7 +89,7 @@ TEST_CASE("Catalog models match their exact published totals", "[params][publish
     CHECK(m.params.total + stored_extras(entry.id, m) == expected);
     ++compared;
   }
-  CHECK(compared >= 109);
+  CHECK(compared >= 110);
 }
 
 TEST_CASE("gpt-oss totals as the Hub counts them: weights plus MXFP4 scales",
@@ -272,6 +272,23 @@ TEST_CASE("Qwen3.5 27B by hand: the MTP layer and a vision tower without deepsta
   CHECK(m.params.projector == 2 * 1152 + 4608LL * 4608 + 4608 + 4608LL * 5120 + 5120);
   // The Hub total counts text, MTP and vision: 27,781,427,952.
   CHECK(m.params.total == 27781427952LL);
+}
+
+TEST_CASE("Nemotron 3 Super by hand: LatentMoE and the MTP block", "[params][families][nemotron_h]") {
+  // hidden 4,096; 512 relu2 experts of 2,688 over a 1,024-wide latent; router 512 x 4,096 at full
+  // width; shared expert 2 x 4,096 x 5,376; 40 MoE blocks in the main model.
+  auto m = catalog_model("nemotron-3-super-120b-a12b");
+  CHECK(m.params.experts_routed == 40 * 512 * 2 * 1024LL * 2688);
+  // fc1_latent_proj and fc2_latent_proj: 2 x 4,096 x 1,024 per MoE block.
+  CHECK(m.params.mlp_dense == 40 * 2 * 4096LL * 1024);
+  CHECK(m.params.router == 40 * 512 * 4096LL);
+  CHECK(m.params.experts_shared == 40 * 2 * 4096LL * 5376);
+  // MTP block '*E': attention (2 x 4,096 x 32 x 128 + 2 x 4,096 x 2 x 128 = 35,651,584), one
+  // LatentMoE block (router, latent projections, experts, shared expert: 2,873,098,240), a norm
+  // each, eh_proj 2 x 4,096 x 4,096, enorm, hnorm and the final norm.
+  CHECK(m.params.mtp == 35651584LL + 2873098240LL + 2 * 4096 + 2 * 4096LL * 4096 + 3 * 4096);
+  // The Hub total (BF16, FP8 and Base repos): 123,611,012,096.
+  CHECK(m.params.total == 123611012096LL);
 }
 
 TEST_CASE("Hybrid and heterogeneous layouts by hand", "[params][hybrid]") {
