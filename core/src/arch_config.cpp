@@ -19,7 +19,7 @@ const std::set<std::string> kKnownFamilies = {
     "smollm3",   "ernie4_5",    "ernie4_5_moe", "llama4",     "deepseek_v32", "hunyuan",
     "nemotron-nas", "minimax_m1", "minimax", "jamba",      "deepseek",   "bailing_moe",
     "nemotron_h", "lfm2",  "exaone4",  "minimax_m2", "hunyuan_v1_dense", "minicpm",
-    "granitemoehybrid", "lfm2_moe", "falcon_h1"};
+    "granitemoehybrid", "lfm2_moe", "falcon_h1", "gemma4"};
 
 // A nested config with transformers' defaults filled in for the keys it omits.
 nlohmann::json with_defaults(const nlohmann::json& config) {
@@ -150,6 +150,26 @@ void read_qwen3_vl_vision(const nlohmann::json& vision_config, const std::string
   if (vision.hidden > 0 && vision.patch_size > 0 && vision.n_layers > 0) arch.vision = vision;
 }
 
+// Gemma 4's vision model (modeling_gemma4.py Gemma4VisionModel): a bias-free linear patch
+// projection, a two-axis learned position table, GQA blocks with q/k norms, gated MLPs and four
+// RMSNorms, then embed_vision into the text width. Its standardization buffers are not parameters.
+void read_gemma4_vision(const nlohmann::json& vision_config, const std::string& path,
+                        ArchConfig& arch, Issues& issues) {
+  JsonReader reader(vision_config, path, issues);
+  VisionConfig vision;
+  vision.kind = "gemma4";
+  vision.hidden = reader.integer("hidden_size", 1, kMaxHidden).value_or(0);
+  vision.intermediate = reader.integer("intermediate_size", 1, kMaxHidden * 8).value_or(0);
+  vision.n_layers = reader.integer("num_hidden_layers", 1, kMaxLayers).value_or(0);
+  vision.patch_size = reader.integer("patch_size", 1, 1 << 12).value_or(0);
+  vision.num_positions = reader.integer("position_embedding_size", 0, 1 << 20, 10240).value_or(10240);
+  vision.heads = reader.integer("num_attention_heads", 1, kMaxHeads, 16).value_or(16);
+  vision.kv_heads = reader.integer("num_key_value_heads", 1, kMaxHeads, vision.heads).value_or(vision.heads);
+  vision.head_dim = reader.integer("head_dim", 1, kMaxHidden, 64).value_or(64);
+  vision.projector_out = arch.hidden;
+  if (vision.hidden > 0 && vision.patch_size > 0 && vision.n_layers > 0) arch.vision = vision;
+}
+
 void read_vision(const nlohmann::json& config, const std::string& path, ArchConfig& arch,
                  Issues& issues) {
   auto found = config.find("vision_config");
@@ -159,6 +179,10 @@ void read_vision(const nlohmann::json& config, const std::string& path, ArchConf
   std::string model_type = config.value("model_type", "");
   if (is_one_of(model_type, {"qwen3_vl", "qwen3_vl_moe", "qwen3_5", "qwen3_5_moe"})) {
     read_qwen3_vl_vision(vision_config, json_pointer_append(path, "vision_config"), arch, issues);
+    return;
+  }
+  if (model_type == "gemma4") {
+    read_gemma4_vision(vision_config, json_pointer_append(path, "vision_config"), arch, issues);
     return;
   }
   if (model_type != "gemma3" && model_type != "llama4" && model_type != "mistral3") {
@@ -248,7 +272,7 @@ void read_moe(const nlohmann::json& text, JsonReader& reader, ArchConfig& arch) 
                                  0, kMaxExperts, 0).value_or(0);
   if (arch.n_experts <= 0) return;
   arch.n_experts_active = first_integer(reader, {"num_experts_per_tok", "experts_per_token",
-                                                 "moe_k", "num_experts_per_token"},
+                                                 "moe_k", "num_experts_per_token", "top_k_experts"},
                                         1, arch.n_experts, std::nullopt).value_or(1);
   arch.moe_intermediate = first_integer(reader, {"moe_intermediate_size"}, 1, kMaxHidden * 64,
                                         arch.intermediate).value_or(0);
@@ -545,6 +569,30 @@ void apply_falcon_h1(JsonReader& reader, ArchConfig& arch) {
   }
 }
 
+// Gemma 4 (modeling_gemma4.py): Gemma 3's sandwich norms and per-head q/k norms, with
+// full-attention layers of global_head_dim and, under attention_k_eq_v, num_global_key_value_heads
+// and no v_proj (V comes from the k_proj output through a weightless norm). With
+// enable_moe_block every layer also runs experts beside its dense MLP (the converter calls that
+// MLP the shared expert), with a router that scales its input and each expert, and three more
+// norms around the experts.
+void apply_gemma4(JsonReader& reader, ArchConfig& arch) {
+  arch.global_head_dim = reader.integer("global_head_dim", 1, kMaxHidden, arch.head_dim).value_or(arch.head_dim);
+  arch.k_eq_v = reader.boolean("attention_k_eq_v", false).value_or(false);
+  int64_t global_kv = reader.integer("num_global_key_value_heads", 1, kMaxHeads, arch.n_kv_heads)
+                          .value_or(arch.n_kv_heads);
+  for (std::size_t i = 0; i < arch.layer_attention.size(); ++i) {
+    if (arch.layer_attention[i] == AttentionKind::full && arch.k_eq_v) arch.layer_kv_heads[i] = global_kv;
+  }
+  if (!reader.boolean("enable_moe_block", false).value_or(false)) {
+    std::fill(arch.layer_moe.begin(), arch.layer_moe.end(), false);
+    return;
+  }
+  arch.shared_intermediate = arch.intermediate;
+  arch.shared_expert_gate = false;
+  arch.router_scales = true;
+  arch.moe_extra_norms = 3;
+}
+
 // LFM2 (modeling_lfm2.py): gated short-convolution blocks, with GQA attention (per-head QK
 // RMSNorm) at full_attn_idxs; the SwiGLU width is block_ff_dim auto-adjusted like Llama's
 // (2/3 of it, times the multiplier, rounded up to block_multiple_of); embeddings tied. LFM2-MoE
@@ -587,10 +635,10 @@ void apply_family_conventions(const nlohmann::json& text, JsonReader& reader, Ar
   // MiniMax-M2 (modeling_minimax_m2.py) normalizes the whole q and k projections before the
   // split into heads, as OLMo 2 does.
   arch.qk_norm = is_one_of(type, {"qwen3", "qwen3_moe", "gemma3", "gemma3_text", "olmo2", "exaone4",
-                                  "minimax_m2"}) ||
+                                  "minimax_m2", "gemma4"}) ||
                  reader.boolean("use_qk_norm", false).value_or(false);
   arch.qk_norm_full_width = type == "olmo2" || type == "minimax_m2";
-  if (is_one_of(type, {"gemma2", "gemma3", "gemma3_text"})) arch.norms_per_layer = 4;
+  if (is_one_of(type, {"gemma2", "gemma3", "gemma3_text", "gemma4"})) arch.norms_per_layer = 4;
   if (type == "glm4") arch.norms_per_layer = 4;
   if (type == "cohere" || type == "cohere2") {
     arch.norms_per_layer = 1;  // parallel attention and MLP share one LayerNorm (no bias)
@@ -599,7 +647,8 @@ void apply_family_conventions(const nlohmann::json& text, JsonReader& reader, Ar
   arch.attention_sinks = type == "gpt_oss";
   // Families whose config classes default to tied embeddings (SmolLM3Config and MiniCPM's too).
   if (type == "gemma" || type == "gemma2" || type == "gemma3" || type == "gemma3_text" ||
-      type == "cohere" || type == "cohere2" || type == "smollm3" || type == "minicpm") {
+      type == "cohere" || type == "cohere2" || type == "smollm3" || type == "minicpm" ||
+      type == "gemma4") {
     arch.tied = reader.boolean("tie_word_embeddings", true).value_or(true);
   }
   if (is_one_of(type, {"deepseek_v2", "deepseek_v3", "kimi_k2", "deepseek_v32"})) {
@@ -628,6 +677,7 @@ void apply_family_conventions(const nlohmann::json& text, JsonReader& reader, Ar
   if (type == "lfm2" || type == "lfm2_moe") apply_lfm2(text, reader, arch);
   if (type == "granitemoehybrid") apply_granitemoehybrid(reader, arch);
   if (type == "falcon_h1") apply_falcon_h1(reader, arch);
+  if (type == "gemma4") apply_gemma4(reader, arch);
   if (type == "deepseek_v32") arch.expert_score_bias = true;
 }
 

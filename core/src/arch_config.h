@@ -15,7 +15,7 @@
 namespace llmcalc {
 
 struct VisionConfig {
-  std::string kind;  // "siglip" (Gemma 3), "llama4", "pixtral" (Mistral 3) or "qwen3_vl"
+  std::string kind;  // "siglip" (Gemma 3), "llama4", "pixtral" (Mistral 3), "qwen3_vl" or "gemma4"
   int64_t hidden = 0;
   int64_t intermediate = 0;
   int64_t n_layers = 0;
@@ -29,6 +29,9 @@ struct VisionConfig {
   int64_t temporal_patch = 1;    // Qwen3-VL: frames per 3-D patch
   int64_t num_positions = 0;     // Qwen3-VL: learned position embeddings
   int64_t deepstack_mergers = 0;  // Qwen3-VL: extra mergers feeding early decoder layers
+  int64_t heads = 0;              // Gemma 4 vision: GQA heads, KV heads and head dim
+  int64_t kv_heads = 0;
+  int64_t head_dim = 0;
 };
 
 struct ArchConfig {
@@ -55,6 +58,12 @@ struct ArchConfig {
   bool fused_qkv = false;
   bool attention_sinks = false;
   bool attn_output_gate = false;   // Qwen3-Next: q_proj also emits a sigmoid gate
+  // Gemma 4: full-attention layers use global_head_dim, and with k_eq_v take V from the k_proj
+  // output (no v_proj); their KV heads are in layer_kv_heads.
+  int64_t global_head_dim = 0;
+  bool k_eq_v = false;
+  bool router_scales = false;   // Gemma 4: the router's input scale and per-expert scale
+  int moe_extra_norms = 0;      // Gemma 4: norms around the expert block beside the dense MLP
 
   int64_t sliding_window = 0;
   int64_t chunk_size = 0;

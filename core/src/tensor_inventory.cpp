@@ -69,7 +69,7 @@ class InventoryBuilder {
         break;
       case AttentionKind::none: break;
       default:
-        add_attention(blk, i, arch_.layer_kv_heads[index]);
+        add_attention(blk, i, arch_.layer_kv_heads[index], kind == AttentionKind::full);
         if (arch_.parallel_mamba) add_mamba2(blk, i);
         break;
     }
@@ -90,24 +90,27 @@ class InventoryBuilder {
     }
   }
 
-  void add_attention(const std::string& blk, int i, int64_t kv_heads) {
-    int64_t q_out = arch_.n_heads * arch_.head_dim * (arch_.attn_output_gate ? 2 : 1);
-    int64_t k_out = kv_heads * arch_.head_dim;
-    int64_t v_out = kv_heads * arch_.v_head_dim;
+  void add_attention(const std::string& blk, int i, int64_t kv_heads, bool global) {
+    int64_t head_dim = global && arch_.global_head_dim > 0 ? arch_.global_head_dim : arch_.head_dim;
+    int64_t v_head_dim = global && arch_.global_head_dim > 0 ? arch_.global_head_dim : arch_.v_head_dim;
+    int64_t q_out = arch_.n_heads * head_dim * (arch_.attn_output_gate ? 2 : 1);
+    int64_t k_out = kv_heads * head_dim;
+    int64_t v_out = kv_heads * v_head_dim;
     if (arch_.fused_qkv) {
       add_linear(blk + "attn_qkv", TensorRole::attn_qkv, i, arch_.hidden, q_out + k_out + v_out,
                  arch_.qkv_bias);
     } else {
       add_linear(blk + "attn_q", TensorRole::attn_q, i, arch_.hidden, q_out, arch_.qkv_bias);
       add_linear(blk + "attn_k", TensorRole::attn_k, i, arch_.hidden, k_out, arch_.qkv_bias);
-      add_linear(blk + "attn_v", TensorRole::attn_v, i, arch_.hidden, v_out, arch_.qkv_bias);
+      if (!(global && arch_.k_eq_v)) {
+        add_linear(blk + "attn_v", TensorRole::attn_v, i, arch_.hidden, v_out, arch_.qkv_bias);
+      }
     }
-    add_linear(blk + "attn_output", TensorRole::attn_output, i, arch_.n_heads * arch_.v_head_dim,
+    add_linear(blk + "attn_output", TensorRole::attn_output, i, arch_.n_heads * v_head_dim,
                arch_.hidden, arch_.o_bias);
     if (arch_.qk_norm) {
-      add_norm(blk + "attn_q_norm", i, arch_.qk_norm_full_width ? arch_.n_heads * arch_.head_dim
-                                                                : arch_.head_dim);
-      add_norm(blk + "attn_k_norm", i, arch_.qk_norm_full_width ? k_out : arch_.head_dim);
+      add_norm(blk + "attn_q_norm", i, arch_.qk_norm_full_width ? arch_.n_heads * head_dim : head_dim);
+      add_norm(blk + "attn_k_norm", i, arch_.qk_norm_full_width ? k_out : head_dim);
     }
     if (arch_.attention_sinks) add(blk + "attn_sinks.weight", TensorRole::attn_sinks, i,
                                    arch_.n_heads, 1);
@@ -240,6 +243,13 @@ class InventoryBuilder {
     add_linear(blk + "ffn_gate_inp", TensorRole::ffn_gate_inp, i, arch_.hidden, experts,
                arch_.router_bias);
     if (arch_.expert_score_bias) add(blk + "exp_probs_b.bias", TensorRole::bias, i, experts, 1);
+    if (arch_.router_scales) {
+      add(blk + "ffn_gate_inp.scale", TensorRole::ffn_gate_inp, i, arch_.hidden, 1);
+      add(blk + "ffn_gate_inp.expert_scale", TensorRole::ffn_gate_inp, i, experts, 1);
+    }
+    for (int n = 0; n < arch_.moe_extra_norms; ++n) {
+      add_norm(blk + "ffn_exps_norm_" + std::to_string(n), i, arch_.hidden);
+    }
     // LatentMoE: every token passes the two latent projections; the experts read the latent.
     int64_t in = arch_.moe_latent > 0 ? arch_.moe_latent : arch_.hidden;
     if (arch_.moe_latent > 0) {
@@ -361,6 +371,32 @@ class InventoryBuilder {
     part_ = ModelPart::text;
   }
 
+  // Gemma 4 (modeling_gemma4.py Gemma4VisionModel, Gemma4MultimodalEmbedder).
+  void add_gemma4_vision(const VisionConfig& v, int64_t patch_in) {
+    add("v.patch_embd.weight", TensorRole::vision, -1, patch_in, v.hidden);
+    add("v.position_embd.weight", TensorRole::vision, -1, v.hidden, 2 * v.num_positions);
+    int64_t q_width = v.heads * v.head_dim;
+    int64_t kv_width = v.kv_heads * v.head_dim;
+    for (int64_t l = 0; l < v.n_layers; ++l) {
+      std::string blk = "v.blk." + std::to_string(l) + ".";
+      for (const char* name : {"ln1", "ln2", "ln3", "ln4"}) {
+        add(blk + name + ".weight", TensorRole::vision, -1, v.hidden, 1);
+      }
+      add(blk + "attn_q.weight", TensorRole::vision, -1, v.hidden, q_width);
+      add(blk + "attn_k.weight", TensorRole::vision, -1, v.hidden, kv_width);
+      add(blk + "attn_v.weight", TensorRole::vision, -1, v.hidden, kv_width);
+      add(blk + "attn_out.weight", TensorRole::vision, -1, q_width, v.hidden);
+      add(blk + "attn_q_norm.weight", TensorRole::vision, -1, v.head_dim, 1);
+      add(blk + "attn_k_norm.weight", TensorRole::vision, -1, v.head_dim, 1);
+      add(blk + "ffn_gate.weight", TensorRole::vision, -1, v.hidden, v.intermediate);
+      add(blk + "ffn_up.weight", TensorRole::vision, -1, v.hidden, v.intermediate);
+      add(blk + "ffn_down.weight", TensorRole::vision, -1, v.intermediate, v.hidden);
+    }
+    part_ = ModelPart::projector;
+    add("mm.input_projection.weight", TensorRole::projector, -1, v.hidden, v.projector_out);
+    part_ = ModelPart::text;
+  }
+
   void add_patch_merger(const std::string& prefix, const VisionConfig& v, int64_t norm_width) {
     add(prefix + "norm.weight", TensorRole::projector, -1, norm_width, 1);
     add(prefix + "norm.bias", TensorRole::projector, -1, norm_width, 1);
@@ -385,6 +421,10 @@ class InventoryBuilder {
     }
     if (v.kind == "qwen3_vl") {
       add_qwen3_vl_vision(v, patch_in * v.temporal_patch);
+      return;
+    }
+    if (v.kind == "gemma4") {
+      add_gemma4_vision(v, patch_in);
       return;
     }
     add("v.patch_embd.weight", TensorRole::vision, -1, patch_in, v.hidden);

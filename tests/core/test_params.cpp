@@ -62,8 +62,9 @@ int64_t stored_extras(const std::string& id, const llmcalc::ModelSpec& m) {
   // Kimi-K2 saves one too, of 56 (hidden / heads / 2, not its 64-wide RoPE): Megatron-Bridge issue
   // #1861 shows the Hub checkpoint's self_attn.rotary_emb.inv_freq as [56].
   if (id == "kimi-k2") return m.n_layers * (m.hidden_size / 64 / 2);
-  // Qwen3-0.6B and 1.7B tie the head to the embedding yet also store lm_head.weight.
-  if (id == "qwen3-0.6b" || id == "qwen3-1.7b") return m.params.embedding;
+  // Qwen3-0.6B and 1.7B tie the head to the embedding yet also store lm_head.weight; so do the
+  // Gemma 4 checkpoints (convert_gemma4_weights.py writes lm_head.weight from embed_tokens).
+  if (id == "qwen3-0.6b" || id == "qwen3-1.7b" || id.rfind("gemma-4-", 0) == 0) return m.params.embedding;
   // DeepSeek V3 / V3.1 and MiniMax-M2 ship FP8 weights with one F32 weight_scale_inv per block.
   if (id == "deepseek-v3" || id == "deepseek-v3.1" || id == "deepseek-r1" || id == "deepseek-v3.2" ||
       id.rfind("minimax-m2", 0) == 0) {
@@ -89,7 +90,7 @@ TEST_CASE("Catalog models match their exact published totals", "[params][publish
     CHECK(m.params.total + stored_extras(entry.id, m) == expected);
     ++compared;
   }
-  CHECK(compared >= 110);
+  CHECK(compared >= 112);
 }
 
 TEST_CASE("gpt-oss totals as the Hub counts them: weights plus MXFP4 scales",
@@ -289,6 +290,25 @@ TEST_CASE("Nemotron 3 Super by hand: LatentMoE and the MTP block", "[params][fam
   CHECK(m.params.mtp == 35651584LL + 2873098240LL + 2 * 4096 + 2 * 4096LL * 4096 + 3 * 4096);
   // The Hub total (BF16, FP8 and Base repos): 123,611,012,096.
   CHECK(m.params.total == 123611012096LL);
+}
+
+TEST_CASE("Gemma 4 31B by hand: 512-wide global heads without v_proj, and its own vision tower",
+          "[params][families][gemma4]") {
+  auto m = catalog_model("gemma-4-31b");
+  // Sliding layers (50): q and o 5,376 x 32 x 256, k and v 5,376 x 16 x 256 = 132,120,576.
+  // Full layers (10): q and o 5,376 x 32 x 512, k 5,376 x 4 x 512, no v_proj = 187,170,816.
+  CHECK(m.params.attention == 50 * 132120576LL + 10 * 187170816LL);
+  // Four sandwich norms of 5,376 per layer, q/k norms of the layer's head dim, the final norm.
+  CHECK(m.params.norms == 60 * 4 * 5376 + 50 * 2 * 256 + 10 * 2 * 512 + 5376);
+  // Vision: patches 3 x 16 x 16 x 1,152, positions 2 x 10,240 x 1,152, 27 blocks of 4 x 1,152^2
+  // attention, 2 x 72 q/k norms, 3 x 1,152 x 4,304 MLP and 4 x 1,152 norms; embed_vision
+  // 1,152 x 5,376.
+  CHECK(m.params.vision == 884736LL + 23592960LL + 27 * (4 * 1152LL * 1152 + 144 + 3 * 1152LL * 4304 + 4 * 1152));
+  CHECK(m.params.projector == 1152LL * 5376);
+  // KV per token: full layers cache 4 heads of 512 for K and V, sliding ones 16 of 256.
+  CHECK(m.layers[5].attention.head_dim_k == 512);
+  CHECK(m.layers[5].attention.n_kv_heads == 4);
+  CHECK(m.layers[0].attention.n_kv_heads == 16);
 }
 
 TEST_CASE("Hybrid and heterogeneous layouts by hand", "[params][hybrid]") {
