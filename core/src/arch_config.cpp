@@ -124,6 +124,17 @@ void default_sliding_pattern(const nlohmann::json& text, ArchConfig& arch, JsonR
   }
 }
 
+// A ViT tower's width, MLP, depth and patch size; `layers_key` names its depth.
+VisionConfig read_vit_shape(JsonReader& reader, const char* kind, const char* layers_key) {
+  VisionConfig vision;
+  vision.kind = kind;
+  vision.hidden = reader.integer("hidden_size", 1, kMaxHidden).value_or(0);
+  vision.intermediate = reader.integer("intermediate_size", 1, kMaxHidden * 8).value_or(0);
+  vision.n_layers = reader.integer(layers_key, 1, kMaxLayers).value_or(0);
+  vision.patch_size = reader.integer("patch_size", 1, 1 << 12).value_or(0);
+  return vision;
+}
+
 // Qwen3-VL's vision model (modeling_qwen3_vl.py Qwen3VLVisionModel): a biased Conv3d patch
 // embedding over temporal_patch_size frames, learned position embeddings, `depth` ViT blocks, and a
 // patch merger (LayerNorm, two linears over spatial_merge_size^2 patches) into the text width, plus
@@ -131,12 +142,7 @@ void default_sliding_pattern(const nlohmann::json& text, ArchConfig& arch, JsonR
 void read_qwen3_vl_vision(const nlohmann::json& vision_config, const std::string& path,
                           ArchConfig& arch, Issues& issues) {
   JsonReader reader(vision_config, path, issues);
-  VisionConfig vision;
-  vision.kind = "qwen3_vl";
-  vision.hidden = reader.integer("hidden_size", 1, kMaxHidden).value_or(0);
-  vision.intermediate = reader.integer("intermediate_size", 1, kMaxHidden * 8).value_or(0);
-  vision.n_layers = reader.integer("depth", 1, kMaxLayers).value_or(0);
-  vision.patch_size = reader.integer("patch_size", 1, 1 << 12).value_or(0);
+  VisionConfig vision = read_vit_shape(reader, "qwen3_vl", "depth");
   vision.channels = reader.integer("in_channels", 1, 16, 3).value_or(3);
   vision.temporal_patch = reader.integer("temporal_patch_size", 1, 16, 2).value_or(2);
   vision.num_positions = reader.integer("num_position_embeddings", 0, 1 << 20, 2304).value_or(2304);
@@ -156,12 +162,7 @@ void read_qwen3_vl_vision(const nlohmann::json& vision_config, const std::string
 void read_gemma4_vision(const nlohmann::json& vision_config, const std::string& path,
                         ArchConfig& arch, Issues& issues) {
   JsonReader reader(vision_config, path, issues);
-  VisionConfig vision;
-  vision.kind = "gemma4";
-  vision.hidden = reader.integer("hidden_size", 1, kMaxHidden).value_or(0);
-  vision.intermediate = reader.integer("intermediate_size", 1, kMaxHidden * 8).value_or(0);
-  vision.n_layers = reader.integer("num_hidden_layers", 1, kMaxLayers).value_or(0);
-  vision.patch_size = reader.integer("patch_size", 1, 1 << 12).value_or(0);
+  VisionConfig vision = read_vit_shape(reader, "gemma4", "num_hidden_layers");
   vision.num_positions = reader.integer("position_embedding_size", 0, 1 << 20, 10240).value_or(10240);
   vision.heads = reader.integer("num_attention_heads", 1, kMaxHeads, 16).value_or(16);
   vision.kv_heads = reader.integer("num_key_value_heads", 1, kMaxHeads, vision.heads).value_or(vision.heads);
