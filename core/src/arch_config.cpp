@@ -19,7 +19,7 @@ const std::set<std::string> kKnownFamilies = {
     "smollm3",   "ernie4_5",    "ernie4_5_moe", "llama4",     "deepseek_v32", "hunyuan",
     "nemotron-nas", "minimax_m1", "minimax", "jamba",      "deepseek",   "bailing_moe",
     "nemotron_h", "lfm2",  "exaone4",  "minimax_m2", "hunyuan_v1_dense", "minicpm",
-    "granitemoehybrid", "lfm2_moe", "falcon_h1", "gemma4"};
+    "granitemoehybrid", "lfm2_moe", "falcon_h1", "gemma4", "glm_moe_dsa"};
 
 // A nested config with transformers' defaults filled in for the keys it omits.
 nlohmann::json with_defaults(const nlohmann::json& config) {
@@ -652,10 +652,14 @@ void apply_family_conventions(const nlohmann::json& text, JsonReader& reader, Ar
       type == "gemma4") {
     arch.tied = reader.boolean("tie_word_embeddings", true).value_or(true);
   }
-  if (is_one_of(type, {"deepseek_v2", "deepseek_v3", "kimi_k2", "deepseek_v32"})) {
+  // GLM-5 (glm_moe_dsa) is DeepSeek V3.2's layout (MLA and the lightning indexer) with GLM's
+  // widths; its MTP layer shares the main embedding and head (Qwen3-Next's does too).
+  bool dsa = type == "deepseek_v32" || type == "glm_moe_dsa";
+  arch.mtp_own_embeddings = !is_one_of(type, {"qwen3_next", "glm_moe_dsa"});
+  if (is_one_of(type, {"deepseek_v2", "deepseek_v3", "kimi_k2", "deepseek_v32", "glm_moe_dsa"})) {
     read_mla(reader, arch);
   }
-  if (type == "deepseek_v32") {
+  if (dsa) {
     arch.indexer_heads = reader.integer("index_n_heads", 1, kMaxHeads).value_or(0);
     arch.indexer_head_dim = reader.integer("index_head_dim", 1, kMaxHidden).value_or(0);
   }
@@ -679,7 +683,7 @@ void apply_family_conventions(const nlohmann::json& text, JsonReader& reader, Ar
   if (type == "granitemoehybrid") apply_granitemoehybrid(reader, arch);
   if (type == "falcon_h1") apply_falcon_h1(reader, arch);
   if (type == "gemma4") apply_gemma4(reader, arch);
-  if (type == "deepseek_v32") arch.expert_score_bias = true;
+  if (dsa) arch.expert_score_bias = true;
 }
 
 }  // namespace

@@ -289,8 +289,8 @@ class InventoryBuilder {
           arch_.hidden);
       add_norm(blk + "nextn.shared_head_norm", i, arch_.hidden);
       // DeepSeek V3 and GLM-4.5 store their own embedding and head copies in the MTP layer
-      // (the Hub totals count them); Qwen3-Next shares the main ones.
-      if (arch_.model_type != "qwen3_next") {
+      // (the Hub totals count them); Qwen3-Next and GLM-5 share the main ones.
+      if (arch_.mtp_own_embeddings) {
         add(blk + "nextn.embed_tokens.weight", TensorRole::token_embd, i, arch_.hidden,
             arch_.vocab);
         add(blk + "nextn.shared_head_head.weight", TensorRole::output, i, arch_.hidden,

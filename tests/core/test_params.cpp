@@ -90,7 +90,7 @@ TEST_CASE("Catalog models match their exact published totals", "[params][publish
     CHECK(m.params.total + stored_extras(entry.id, m) == expected);
     ++compared;
   }
-  CHECK(compared >= 112);
+  CHECK(compared >= 114);
 }
 
 TEST_CASE("gpt-oss totals as the Hub counts them: weights plus MXFP4 scales",
@@ -309,6 +309,20 @@ TEST_CASE("Gemma 4 31B by hand: 512-wide global heads without v_proj, and its ow
   CHECK(m.layers[5].attention.head_dim_k == 512);
   CHECK(m.layers[5].attention.n_kv_heads == 4);
   CHECK(m.layers[0].attention.n_kv_heads == 16);
+}
+
+TEST_CASE("GLM-5 by hand: MLA and the indexer at GLM widths, an MTP layer without embedding copies",
+          "[params][families][glm_moe_dsa]") {
+  auto m = catalog_model("glm-5");
+  // MLA per layer: q_a 6,144 x 2,048, q_b 2,048 x 64 x 256, kv_a 6,144 x 576, kv_b 512 x 64 x 448,
+  // o 64 x 256 x 6,144 = 165,019,648 (+ 2,560 of q_a / kv_a norms); indexer wq_b 2,048 x 4,096,
+  // wk 6,144 x 128, weights_proj 6,144 x 32 = 9,371,648 (+ its 256-element LayerNorm).
+  CHECK(m.params.attention == 78 * (165019648LL + 9371648LL));
+  // The MTP layer repeats a MoE layer (9,877,404,672 with its norms) plus enorm, hnorm, eh_proj
+  // 2 x 6,144 x 6,144 and the shared-head norm, and stores no embedding or head of its own.
+  CHECK(m.params.mtp == 9877404672LL + 3 * 6144 + 2 * 6144LL * 6144);
+  // Hub total 753,864,139,008 (data/models/glm-5.json).
+  CHECK(m.params.total == 753864139008LL);
 }
 
 TEST_CASE("Hybrid and heterogeneous layouts by hand", "[params][hybrid]") {
