@@ -147,7 +147,9 @@ TEST_CASE("Verdict thresholds and the largest context that fits", "[memory][verd
 
   // The search walks the engine's cache steps; the answer is still the last fitting token, for
   // 3 sequences in llama.cpp (256 / 3 is no whole step, so tokens) and for vLLM's 16-token blocks.
-  for (const auto& [engine, sequences] : {std::pair<const char*, int>{"llama.cpp", 3}, {"vllm", 2}}) {
+  for (const auto& setup : {std::pair<const char*, int>{"llama.cpp", 3}, {"vllm", 2}}) {
+    const char* engine = setup.first;  // named, not bound: C++17 lambdas cannot capture bindings
+    int sequences = setup.second;
     INFO(engine);
     auto at = [&](int64_t context) {
       return llmcalc_test::estimate({{"model", "llama-3.1-8b"}, {"weights", "F16"}, {"hardware", "rtx-4090"},
