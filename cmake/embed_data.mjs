@@ -3,7 +3,9 @@
 // facts compactly and never fetches them (DESIGN.md principle 3). Model configs keep only the keys
 // the core reads, that is, the keys its sources name as string literals: tokenizer ids, training
 // settings, remote-code maps and RoPE factor tables stay in data/ but not in the module.
-// Usage: node cmake/embed_data.mjs <data dir> <core source dir> <output .cpp>
+// The wasm build takes the same files as a --pre-js script instead (output ending in .js): inside
+// the module's base64 wasm gzip gains little on JSON, in the JS glue it compresses as text.
+// Usage: node cmake/embed_data.mjs <data dir> <core source dir> <output .cpp | output .js>
 import { readFileSync, readdirSync, statSync, writeFileSync, existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
@@ -47,12 +49,17 @@ function strip(value, depth) {
   return value;
 }
 
-const entries = walk(dataDir, ['.json']).map((path) => {
-  const text = JSON.stringify(strip(JSON.parse(readFileSync(path, 'utf8')), 0));
-  if (text.includes(')llmcalc_json"')) throw new Error(`${path} contains the raw-string delimiter`);
-  return `      {"${relative(dataDir, path)}", R"llmcalc_json(${text})llmcalc_json"},`;
+const files = walk(dataDir, ['.json']).map((path) =>
+  [relative(dataDir, path), JSON.stringify(strip(JSON.parse(readFileSync(path, 'utf8')), 0))]);
+const entries = files.map(([name, text]) => {
+  if (text.includes(')llmcalc_json"')) throw new Error(`${name} contains the raw-string delimiter`);
+  return `      {"${name}", R"llmcalc_json(${text})llmcalc_json"},`;
 });
-const body = `// Generated from data/ by cmake/embed_data.mjs; do not edit.
+// wasm/embedded_data_from_js.cpp reads this array: [path, JSON text] pairs.
+const script = `// Generated from data/ by cmake/embed_data.mjs; do not edit.
+var llmcalcDataFiles = ${JSON.stringify(files)};
+`;
+const body = output.endsWith('.js') ? script : `// Generated from data/ by cmake/embed_data.mjs; do not edit.
 #include "llmcalc/embedded_data.h"
 
 namespace llmcalc {
