@@ -33,6 +33,27 @@ TEST_CASE("Model records: kebab-case ids, sources, configs that build", "[catalo
   }
 }
 
+TEST_CASE("Every catalog model estimates with finite, positive figures", "[catalog][models][estimate]") {
+  // Every family end to end (inventory, GGUF mix, KV, speed, cost) on a large GPU and on a Mac,
+  // at Q4_K_M with 32K: nothing may come back null (a NaN serializes as null) or non-positive.
+  for (const auto& entry : llmcalc::Catalog::instance().models()) {
+    for (const char* hardware : {"h200-sxm", "m4-max-128gb"}) {
+      INFO(entry.id << " on " << hardware);
+      auto envelope = llmcalc_test::estimate({{"model", entry.id}, {"weights", "Q4_K_M"},
+                                              {"hardware", hardware}, {"context_tokens", 32768}});
+      REQUIRE(envelope["ok"] == true);
+      const auto& r = envelope["result"];
+      CHECK(r["params"]["total"].get<double>() > 0);
+      CHECK(r["weights"]["total_bytes"].get<double>() > 0);
+      CHECK(r["memory"]["total_bytes"].get<double>() > 0);
+      CHECK(r["memory"]["kv_cache_bytes"].get<double>() >= 0);
+      CHECK(r["decode"]["tokens_per_s"].is_number());
+      CHECK(r["decode"]["tokens_per_s"].get<double>() > 0);
+      CHECK(r["memory"]["max_context_tokens"].get<double>() >= 0);
+    }
+  }
+}
+
 TEST_CASE("Device records: units positive, GiB and GB consistent, sourced", "[catalog][devices]") {
   const auto& devices = llmcalc::Catalog::instance().devices();
   CHECK(devices.size() >= 90);
