@@ -460,10 +460,29 @@ void apply_jamba(JsonReader& reader, ArchConfig& arch) {
   }
 }
 
+// Nemotron-H block pattern: a string (hybrid_override_pattern) or, in newer configs such as
+// Nemotron 3 Ultra's, a list of block names (layers_block_type), mapped to the same letters.
+std::string nemotron_pattern(const nlohmann::json& text, JsonReader& reader, const char* string_key,
+                             const char* list_key) {
+  if (reader.has(string_key)) return reader.string(string_key, 4096, std::string("")).value_or("");
+  auto list = text.find(list_key);
+  if (list == text.end() || !list->is_array()) return "";
+  std::string pattern;
+  for (const auto& name : *list) {
+    std::string block = name.is_string() ? name.get<std::string>() : "";
+    pattern += block == "mamba" || block == "linear_attention"  ? 'M'
+               : block == "attention" || block == "full_attention" ? '*'
+               : block == "moe"                                    ? 'E'
+               : block == "mlp"                                    ? '-'
+                                                                   : '?';
+  }
+  return pattern;
+}
+
 // Nemotron-H (modeling_nemotron_h.py): hybrid_override_pattern gives one block per layer: M =
 // Mamba2 mixer, * = attention, - = MLP (squared ReLU, not gated), E = MoE of such MLPs.
 void apply_nemotron_h(const nlohmann::json& text, JsonReader& reader, ArchConfig& arch) {
-  std::string pattern = reader.string("hybrid_override_pattern", 4096, std::string("")).value_or("");
+  std::string pattern = nemotron_pattern(text, reader, "hybrid_override_pattern", "layers_block_type");
   if (static_cast<int64_t>(pattern.size()) < arch.n_layers) {
     reader.issues().error("bad_hybrid_pattern", reader.path_of("hybrid_override_pattern"),
                           "hybrid_override_pattern must have one character per layer.");
@@ -492,12 +511,12 @@ void apply_nemotron_h(const nlohmann::json& text, JsonReader& reader, ArchConfig
   // LatentMoE (Nemotron 3 Super / Ultra): the routed experts work in moe_latent_size, between
   // fc1_latent_proj and fc2_latent_proj; the router and the shared expert stay at hidden_size.
   arch.moe_latent = reader.integer("moe_latent_size", 1, kMaxHidden, 0).value_or(0);
-  (void)text;
   // The MTP block (num_nextn_predict_layers) is one more layer per mtp_hybrid_override_pattern
   // character after the last decoder layer, sharing the embedding and head (Megatron-Bridge
   // nemotron_h_bridge.py flattens them to mtp.layers.{k}).
   std::string mtp_pattern =
-      arch.mtp_layers > 0 ? reader.string("mtp_hybrid_override_pattern", 64, std::string("")).value_or("") : "";
+      arch.mtp_layers > 0 ? nemotron_pattern(text, reader, "mtp_hybrid_override_pattern", "mtp_layers_block_type")
+                          : "";
   if (!mtp_pattern.empty()) {
     arch.mtp_block_layers = static_cast<int64_t>(mtp_pattern.size());
     pattern = pattern.substr(0, static_cast<std::size_t>(arch.n_layers)) + mtp_pattern;
@@ -727,8 +746,14 @@ std::optional<ArchConfig> read_arch_config(const nlohmann::json& config, const s
   size_t errors_before = issues.list().size();
   arch.hidden = first_integer(reader, {"hidden_size", "n_embd", "d_model"}, 1, kMaxHidden,
                               std::nullopt).value_or(0);
+  // Nemotron 3 Ultra's config gives the depth only as its layers_block_type list.
+  auto block_list = text->find("layers_block_type");
+  std::optional<int64_t> listed_layers;
+  if (block_list != text->end() && block_list->is_array() && !block_list->empty()) {
+    listed_layers = static_cast<int64_t>(block_list->size());
+  }
   arch.n_layers = first_integer(reader, {"num_hidden_layers", "n_layer", "num_layers"}, 1,
-                                kMaxLayers, std::nullopt).value_or(0);
+                                kMaxLayers, listed_layers).value_or(0);
   arch.n_heads = first_integer(reader, {"num_attention_heads", "n_head"}, 1, kMaxHeads,
                                std::nullopt).value_or(0);
   arch.vocab = reader.integer("vocab_size", 1, kMaxVocab).value_or(0);

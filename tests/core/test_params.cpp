@@ -290,6 +290,18 @@ TEST_CASE("Nemotron 3 Super by hand: LatentMoE and the MTP block", "[params][fam
   CHECK(m.params.mtp == 35651584LL + 2873098240LL + 2 * 4096 + 2 * 4096LL * 4096 + 3 * 4096);
   // The Hub total (BF16, FP8 and Base repos): 123,611,012,096.
   CHECK(m.params.total == 123611012096LL);
+
+  // Nemotron 3 Ultra gives its 108 blocks as a layers_block_type list (no num_hidden_layers).
+  // Hidden 8,192. Mamba2: in_proj 8,192 x (2 x 16,384 + 2 x 8 x 128 + 256), conv 18,432 x 4 +
+  // 18,432, dt/A/D 3 x 256, gated norm 16,384, out_proj 16,384 x 8,192 = 421,636,864. Attention
+  // 2 x 8,192 x 64 x 128 + 2 x 8,192 x 2 x 128 = 138,412,032. LatentMoE: router 512 x 8,192,
+  // latent projections 2 x 8,192 x 2,048, experts 512 x 2 x 2,048 x 5,120, shared 2 x 8,192 x
+  // 10,240 = 10,942,939,136. One norm per block, embedding and head 131,072 x 8,192 each.
+  auto ultra = catalog_model("nemotron-3-ultra-550b-a55b");
+  CHECK(ultra.n_layers == 108);
+  CHECK(ultra.params.text == 48 * 421636864LL + 12 * 138412032LL + 48 * 10942939136LL + 108 * 8192LL +
+                                 2 * 131072LL * 8192 + 8192);
+  CHECK(ultra.params.mtp == 138412032LL + 10942939136LL + 2 * 8192 + 2 * 8192LL * 8192 + 3 * 8192);
 }
 
 TEST_CASE("Gemma 4 31B by hand: 512-wide global heads without v_proj, and its own vision tower",
