@@ -680,6 +680,14 @@ void apply_family_conventions(const nlohmann::json& text, JsonReader& reader, Ar
   }
   if (dsa) {
     arch.indexer_heads = reader.integer("index_n_heads", 1, kMaxHeads).value_or(0);
+    // GLM-5.2's IndexShare: "shared" layers reuse the previous "full" layer's top-k and ship no
+    // indexer weights (its FP8 config's modules_to_not_convert lists indexers on 21 of 78).
+    auto types = text.find("indexer_types");
+    if (types != text.end() && types->is_array()) {
+      for (const auto& type_name : *types) {
+        arch.layer_indexer.push_back(!(type_name.is_string() && type_name.get<std::string>() == "shared"));
+      }
+    }
     arch.indexer_head_dim = reader.integer("index_head_dim", 1, kMaxHidden).value_or(0);
   }
   if (type == "qwen3_next") read_linear_attention(reader, arch);

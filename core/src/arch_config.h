@@ -118,6 +118,7 @@ struct ArchConfig {
   // DeepSeek V3.2 sparse-attention indexer (per layer).
   int64_t indexer_heads = 0;
   int64_t indexer_head_dim = 0;
+  std::vector<bool> layer_indexer;  // which layers carry one (empty: all; MTP layers always)
 
   std::optional<VisionConfig> vision;
 };

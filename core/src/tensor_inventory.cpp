@@ -136,7 +136,9 @@ class InventoryBuilder {
                arch_.n_heads * (arch_.qk_nope_head_dim + arch_.v_head_dim), false);
     add_linear(blk + "attn_output", TensorRole::attn_output, i, arch_.n_heads * arch_.v_head_dim,
                arch_.hidden, false);
-    if (arch_.indexer_heads > 0) {
+    auto index = static_cast<std::size_t>(i);
+    bool indexer = index >= arch_.layer_indexer.size() || arch_.layer_indexer[index];
+    if (arch_.indexer_heads > 0 && indexer) {
       // DeepSeek V3.2 lightning indexer (inference/model.py Indexer): wq_b, wk, k_norm
       // (LayerNorm with bias), weights_proj.
       int64_t width = arch_.indexer_heads * arch_.indexer_head_dim;

@@ -335,6 +335,10 @@ TEST_CASE("GLM-5 by hand: MLA and the indexer at GLM widths, an MTP layer withou
   CHECK(m.params.mtp == 9877404672LL + 3 * 6144 + 2 * 6144LL * 6144);
   // Hub total 753,864,139,008 (data/models/glm-5.json).
   CHECK(m.params.total == 753864139008LL);
+  // GLM-5.2's indexer_types leaves the indexer (9,371,904 with its LayerNorm) off 57 "shared"
+  // layers; its MTP layer keeps one.
+  auto glm52 = catalog_model("glm-5.2");
+  CHECK(glm52.params.total == 753864139008LL - 57 * 9371904LL);
 }
 
 TEST_CASE("Hybrid and heterogeneous layouts by hand", "[params][hybrid]") {
