@@ -744,6 +744,9 @@ std::optional<ArchConfig> read_arch_config(const nlohmann::json& config, const s
   if (arch.model_type == "qwen3_vl") arch.model_type = "qwen3";
   if (arch.model_type == "qwen3_vl_moe") arch.model_type = "qwen3_moe";
   if (arch.model_type == "qwen3_5" || arch.model_type == "qwen3_5_moe") arch.model_type = "qwen3_next";
+  // Kimi K2.5 wraps Kimi K2's language model (text_config.model_type kimi_k2) with a MoonViT tower,
+  // which is not counted (a warning says so).
+  if (arch.model_type == "kimi_k25") arch.model_type = "kimi_k2";
   if (kKnownFamilies.count(arch.model_type) == 0) {
     issues.warning("unknown_family", json_pointer_append(path, "model_type"),
                    "Unknown model_type '" + arch.model_type.substr(0, 40) +

@@ -724,6 +724,8 @@ TEST_CASE("Kimi K2 and DeepSeek-MoE 16B by hand", "[params][families][kimi_k2]")
   // The Hub's total is 3,416 above (1,026,408,235,864): 61 x 56, the rotary_emb.inv_freq buffer
   // each layer of the checkpoint stores (stored_extras above).
   auto kimi = catalog_model("kimi-k2");
+  // Kimi K2.5's text_config has K2's dimensions; its MoonViT tower is not counted.
+  CHECK(catalog_model("kimi-k2.5").params.total == kimi.params.total);
   CHECK(kimi.params.attention == 101122048LL * 61);
   CHECK(kimi.params.experts_routed == 60LL * 384 * 44040192);
   CHECK(kimi.params.experts_shared == 60LL * 44040192);
