@@ -340,3 +340,15 @@ test('a parallel hybrid in the architecture card: Falcon-H1 0.5B keeps KV and Ma
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test("the core's warnings are shown: Kimi K2.5's vision tower is not counted", async () => {
+  const { context, page, errors } = await openCalculator(suite.browser, `${suite.base}/index.html#v=1&model=kimi-k2.5`);
+  const warnings = page.locator('llm-calc [data-testid="warnings"]');
+  await warnings.waitFor();
+  assert.match(await warnings.textContent(), /^Note: The vision tower of this family is not counted/);
+  // A model without warnings hides the line again.
+  await page.locator('llm-calc #f-model').selectOption('llama-3.1-8b');
+  await warnings.waitFor({ state: 'hidden' });
+  assert.deepEqual(errors, []);
+  await context.close();
+});

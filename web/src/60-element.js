@@ -207,6 +207,10 @@
 
       ui.notice = el('p', { class: 'notice', role: 'status' });
       ui.error = el('p', { class: 'error', role: 'alert' });
+      // The core's warnings (e.g. a vision tower left out, an unknown family); the verdict already
+      // says when the configuration does not fit.
+      ui.warnings = el('p', { class: 'notice', role: 'status', 'data-testid': 'warnings' });
+      ui.warnings.hidden = true;
       ui.status = el('span', { class: 'status', role: 'status', 'aria-live': 'polite' });
 
       // "My model": a config.json, .gguf or .safetensors read in the browser.
@@ -301,6 +305,7 @@
         el('div', { class: 'tools' }, language, copy, ui.status)));
       root.appendChild(ui.notice);
       root.appendChild(ui.error);
+      root.appendChild(ui.warnings);
       root.appendChild(el('div', { class: 'layout' }, controls, results));
       this.built = true;
     }
@@ -363,9 +368,13 @@
       if (!envelope.ok) {
         ui.error.textContent = t('error') + ': ' + envelope.issues.map((i) => i.message).join(' ');
         ui.error.hidden = false;
+        ui.warnings.hidden = true;
         return;
       }
       ui.error.hidden = true;
+      const warnings = envelope.issues.filter((i) => i.severity === 'warning' && i.code !== 'does_not_fit');
+      ui.warnings.textContent = warnings.length ? t('warnings') + ': ' + warnings.map((i) => i.message).join(' ') : '';
+      ui.warnings.hidden = warnings.length === 0;
       const r = envelope.result;
       const m = r.memory;
       const used = m.weights_bytes + m.kv_cache_bytes + m.overhead_bytes;
