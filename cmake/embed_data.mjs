@@ -51,15 +51,19 @@ function strip(value, depth) {
 
 const files = walk(dataDir, ['.json']).map((path) =>
   [relative(dataDir, path), JSON.stringify(strip(JSON.parse(readFileSync(path, 'utf8')), 0))]);
-const entries = files.map(([name, text]) => {
-  if (text.includes(')llmcalc_json"')) throw new Error(`${name} contains the raw-string delimiter`);
-  return `      {"${name}", R"llmcalc_json(${text})llmcalc_json"},`;
-});
-// wasm/embedded_data_from_js.cpp reads this array: [path, JSON text] pairs.
-const script = `// Generated from data/ by cmake/embed_data.mjs; do not edit.
+// wasm/embedded_data_from_js.cpp reads the script's array: [path, JSON text] pairs.
+function script() {
+  return `// Generated from data/ by cmake/embed_data.mjs; do not edit.
 var llmcalcDataFiles = ${JSON.stringify(files)};
 `;
-const body = output.endsWith('.js') ? script : `// Generated from data/ by cmake/embed_data.mjs; do not edit.
+}
+
+function cppSource() {
+  const entries = files.map(([name, text]) => {
+    if (text.includes(')llmcalc_json"')) throw new Error(`${name} contains the raw-string delimiter`);
+    return `      {"${name}", R"llmcalc_json(${text})llmcalc_json"},`;
+  });
+  return `// Generated from data/ by cmake/embed_data.mjs; do not edit.
 #include "llmcalc/embedded_data.h"
 
 namespace llmcalc {
@@ -73,4 +77,7 @@ ${entries.join('\n')}
 
 }  // namespace llmcalc
 `;
+}
+
+const body = output.endsWith('.js') ? script() : cppSource();
 if (!existsSync(output) || readFileSync(output, 'utf8') !== body) writeFileSync(output, body);

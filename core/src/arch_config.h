@@ -62,6 +62,13 @@ struct ArchConfig {
   // output (no v_proj); their KV heads are in layer_kv_heads.
   int64_t global_head_dim = 0;
   bool k_eq_v = false;
+  // Q/K and V head dims of a layer of this kind (Gemma 4's full layers use global_head_dim).
+  int64_t layer_head_dim(AttentionKind kind) const {
+    return kind == AttentionKind::full && global_head_dim > 0 ? global_head_dim : head_dim;
+  }
+  int64_t layer_v_head_dim(AttentionKind kind) const {
+    return kind == AttentionKind::full && global_head_dim > 0 ? global_head_dim : v_head_dim;
+  }
   bool router_scales = false;   // Gemma 4: the router's input scale and per-expert scale
   int moe_extra_norms = 0;      // Gemma 4: norms around the expert block beside the dense MLP
 

@@ -13,9 +13,8 @@ std::vector<LayerSpec> plan_layers(const ArchConfig& arch) {
     attention.kind = arch.layer_attention[index];
     attention.n_q_heads = arch.n_heads;
     attention.n_kv_heads = arch.layer_kv_heads[index];
-    bool global = attention.kind == AttentionKind::full && arch.global_head_dim > 0;
-    attention.head_dim_k = global ? arch.global_head_dim : arch.head_dim;
-    attention.head_dim_v = global ? arch.global_head_dim : arch.v_head_dim;
+    attention.head_dim_k = arch.layer_head_dim(attention.kind);
+    attention.head_dim_v = arch.layer_v_head_dim(attention.kind);
     if (attention.kind == AttentionKind::sliding) attention.window_tokens = arch.sliding_window;
     if (attention.kind == AttentionKind::chunked) attention.window_tokens = arch.chunk_size;
     if (attention.kind == AttentionKind::mla) {

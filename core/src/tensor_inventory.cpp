@@ -69,7 +69,7 @@ class InventoryBuilder {
         break;
       case AttentionKind::none: break;
       default:
-        add_attention(blk, i, arch_.layer_kv_heads[index], kind == AttentionKind::full);
+        add_attention(blk, i, arch_.layer_kv_heads[index], kind);
         if (arch_.parallel_mamba) add_mamba2(blk, i);
         break;
     }
@@ -90,9 +90,10 @@ class InventoryBuilder {
     }
   }
 
-  void add_attention(const std::string& blk, int i, int64_t kv_heads, bool global) {
-    int64_t head_dim = global && arch_.global_head_dim > 0 ? arch_.global_head_dim : arch_.head_dim;
-    int64_t v_head_dim = global && arch_.global_head_dim > 0 ? arch_.global_head_dim : arch_.v_head_dim;
+  void add_attention(const std::string& blk, int i, int64_t kv_heads, AttentionKind kind) {
+    int64_t head_dim = arch_.layer_head_dim(kind);
+    int64_t v_head_dim = arch_.layer_v_head_dim(kind);
+    bool global = kind == AttentionKind::full;
     int64_t q_out = arch_.n_heads * head_dim * (arch_.attn_output_gate ? 2 : 1);
     int64_t k_out = kv_heads * head_dim;
     int64_t v_out = kv_heads * v_head_dim;
