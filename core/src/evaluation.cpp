@@ -50,17 +50,25 @@ std::shared_ptr<const WeightPlan> scenario_weights(const Scenario& s, const Mode
   weights->total_bytes = s.weights_bytes;
   for (int64_t& bytes : weights->layer_dense_bytes) bytes = scaled(bytes);
   for (int64_t& bytes : weights->layer_expert_bytes) bytes = scaled(bytes);
+  for (int64_t& bytes : weights->layer_expert_down_bytes) bytes = scaled(bytes);
+  for (int64_t& bytes : weights->layer_expert_max_bytes) bytes = scaled(bytes);
+  for (int64_t& bytes : weights->layer_dense_max_bytes) bytes = scaled(bytes);
   weights->output_layer_bytes = scaled(weights->output_layer_bytes);
+  weights->mtp_bytes = scaled(weights->mtp_bytes);
   return weights;
 }
 
 Evaluation evaluate_plan(const Scenario& s, const ModelSpec& model,
                          std::shared_ptr<const WeightPlan> plan, bool find_max_context) {
-  Evaluation out{std::move(plan), {}, {}, {}};
+  Evaluation out{std::move(plan), {}, {}, {}, 0};
 
   MemoryRequest memory_request;
   memory_request.context_tokens = s.context_tokens;
-  memory_request.sequences = s.batch;
+  memory_request.context_auto = s.context_auto;
+  // llama-server's automatic slots: 4 sequences sharing one unified cache.
+  memory_request.sequences = s.engine.engine == "llama.cpp" && s.engine.kv_unified
+                                 ? std::max<int64_t>(s.batch, kLlamaServerAutoSlots)
+                                 : s.batch;
   memory_request.devices = s.devices;
   memory_request.kv_type = s.kv_type;
   memory_request.engine = s.engine;
@@ -71,8 +79,9 @@ Evaluation evaluate_plan(const Scenario& s, const ModelSpec& model,
   memory_request.system_memory_bytes = s.system_memory_bytes;
   out.memory = estimate_memory(model, *out.weights, s.hardware, memory_request);
 
+  out.context_tokens = out.memory.fit.context_tokens > 0 ? out.memory.fit.context_tokens : s.context_tokens;
   SpeedRequest& speed_request = out.speed_request;
-  speed_request.context_tokens = s.context_tokens;
+  speed_request.context_tokens = out.context_tokens;
   speed_request.prompt_tokens = s.prompt_tokens;
   speed_request.batch = s.batch;
   speed_request.devices = s.devices;

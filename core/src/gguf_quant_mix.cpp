@@ -276,7 +276,8 @@ std::vector<std::string> gguf_tensor_types(const ModelSpec& model, const std::st
   std::vector<std::string> types;
   types.reserve(model.tensors.size());
   for (const TensorSpec& t : model.tensors) {
-    if (t.part != ModelPart::text) {
+    // MTP layers get a type like any decoder layer (weights.cpp keeps their bytes apart).
+    if (t.part != ModelPart::text && t.part != ModelPart::mtp) {
       types.emplace_back();
       continue;
     }

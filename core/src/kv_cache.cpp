@@ -1,8 +1,16 @@
-// KV cache sizing per layer kind. llama.cpp rules from src/llama-kv-cache.cpp and
-// llama-kv-cache-iswa.cpp (SWA cache per stream = min(n_ctx, pad(n_swa * n_seq + n_ubatch, 256)));
-// MLA caches kv_lora_rank + qk_rope_head_dim per token and layer (DeepSeek-V2 paper §2.1.2;
-// vLLM's MLA backends), plus llama.cpp's V copy of the latent,
-// recurrent layers keep an f32 state per sequence (llama-memory-recurrent.cpp).
+// KV cache sizing per layer kind and engine layout.
+// llama.cpp b10256 (6c8dcaa): src/llama-kv-cache.cpp (one stream per sequence unless unified,
+// kv_size cells per stream, padded to 256), src/llama-kv-cache-iswa.cpp (sliding layers keep
+// pad256(min(kv_size, n_swa x (unified ? n_seq : 1) + n_ubatch)) cells per stream), PR #19067
+// (MLA models cache only K: kv_lora_rank + rope dims, V is a view of it), PR #23346 and
+// src/llama-kv-cache-dsa.cpp (a K-only lightning-indexer cache of index_head_dim per token on
+// the layers that carry an indexer), src/llama-memory-recurrent.cpp (f32 state per sequence).
+// vLLM V1 / SGLang: 16-token pages; MLA one latent head (kv_lora_rank + rope), fp8_ds_mla
+// 656 B per token and layer (512 fp8 + 16 scale + 128 bf16 RoPE bytes); sliding layers hold
+// their window; the DSA indexer keys in fp8 with a 4-byte scale per 128.
+// mlx-lm 0.32.0 (models/cache.py): KVCache grows in 256-token steps, RotatingKVCache keeps
+// max_size = window; deepseek_v3-style models cache the latent (PR #839), deepseek_v2 expands
+// per-head K and V; deepseek_v32 / glm_moe_dsa add the indexer key.
 #include "llmcalc/kv_cache.h"
 
 #include <algorithm>
@@ -14,76 +22,123 @@ int64_t pad_up(int64_t value, int64_t multiple) {
   return (value + multiple - 1) / multiple * multiple;
 }
 
-// Bytes of `rows` rows of `width` elements in `type` (quantized KV types store whole blocks).
+// Bytes of one row of `width` elements in `type` (quantized KV types store whole blocks).
 int64_t row_bytes(const KvType& type, int64_t width) {
   return (width + type.block_elements - 1) / type.block_elements * type.block_bytes;
+}
+
+constexpr int64_t kMlxKvStep = 256;  // mlx_lm/models/cache.py KVCache.step
+
+// mlx-lm keeps DeepSeek-V2-style MLA (and MiniCPM3) as full per-head K and V.
+bool mlx_expands_mla(const ModelSpec& model) {
+  return model.model_type == "deepseek_v2" || model.model_type == "minicpm3";
+}
+
+// Bytes per token of the lightning-indexer key cache of one layer.
+int64_t indexer_row_bytes(const AttentionGeometry& a, const KvType& type, KvLayout layout) {
+  if (a.indexer_head_dim <= 0) return 0;
+  // vLLM and SGLang keep the indexer keys in fp8 with one f32 scale per 128 values.
+  if (layout == KvLayout::paged) return a.indexer_head_dim + 4 * ((a.indexer_head_dim + 127) / 128);
+  return row_bytes(type, a.indexer_head_dim);
 }
 
 }  // namespace
 
 std::optional<KvType> find_kv_type(const std::string& name) {
-  // Block layouts from ggml-common.h: q8_0 = 34 bytes / 32, q4_0 = 18 bytes / 32.
+  // Block layouts from ggml-common.h: q8_0 = 34 bytes / 32, q4_0 = 18 bytes / 32; vLLM's nvfp4
+  // packs 16 E2M1 values in 8 bytes plus one fp8 scale (PR #40177).
   if (name == "f16" || name == "bf16") return KvType{name, 1, 2};
-  if (name == "fp8") return KvType{name, 1, 1};
+  if (name == "fp8" || name == "fp8_e5m2") return KvType{name, 1, 1};
   if (name == "q8_0") return KvType{name, 32, 34};
   if (name == "q4_0") return KvType{name, 32, 18};
+  if (name == "nvfp4") return KvType{name, 16, 9};
   if (name == "f32") return KvType{name, 1, 4};
   return std::nullopt;
 }
 
+int64_t kv_row_bytes(const ModelSpec& model, const AttentionGeometry& a, const KvType& type,
+                     KvLayout layout) {
+  switch (a.kind) {
+    case AttentionKind::full:
+    case AttentionKind::sliding:
+    case AttentionKind::chunked:
+      return row_bytes(type, a.n_kv_heads * a.head_dim_k) + row_bytes(type, a.n_kv_heads * a.head_dim_v);
+    case AttentionKind::mla: {
+      if (layout == KvLayout::mlx && mlx_expands_mla(model)) {
+        return row_bytes(type, a.n_q_heads * a.head_dim_k) + row_bytes(type, a.n_q_heads * a.head_dim_v);
+      }
+      // One latent head: the compressed KV and the decoupled RoPE key (576 for DeepSeek V3).
+      if (layout == KvLayout::paged && type.name == "fp8_ds_mla") {
+        return a.kv_lora_rank + 4 * ((a.kv_lora_rank + 127) / 128) + 2 * a.qk_rope_head_dim;
+      }
+      return row_bytes(type, a.kv_lora_rank + a.qk_rope_head_dim);
+    }
+    case AttentionKind::linear:
+    case AttentionKind::ssm:
+    case AttentionKind::none: return 0;
+  }
+  return 0;
+}
+
 KvBreakdown kv_cache_bytes(const ModelSpec& model, const KvType& type, const KvRequest& request) {
   KvBreakdown out;
-  int64_t tokens = request.context_tokens * request.sequences;
-  int64_t cells = request.llama_cpp_layout ? pad_up(tokens, kLlamaCppKvPadding) : tokens;
-  out.cells = cells;
+  const int64_t sequences = std::max<int64_t>(1, request.sequences);
+  const bool llama = request.layout == KvLayout::llama_cpp;
+  const int64_t streams = llama && request.unified ? 1 : sequences;
+  // Cells one stream holds for a full-attention layer.
+  int64_t stream_cells = request.context_tokens;
+  if (llama) stream_cells = pad_up(request.context_tokens, kLlamaCppKvPadding);
+  if (request.layout == KvLayout::mlx) stream_cells = pad_up(request.context_tokens, kMlxKvStep);
+  out.cells = stream_cells * streams;
   out.per_layer_bytes.reserve(model.layers.size());
   for (const LayerSpec& layer : model.layers) {
-    int64_t before = out.full_attention_bytes + out.windowed_bytes + out.latent_bytes + out.state_bytes;
     const AttentionGeometry& a = layer.attention;
-    int64_t per_token = row_bytes(type, a.n_kv_heads * a.head_dim_k) +
-                        row_bytes(type, a.n_kv_heads * a.head_dim_v);
+    int64_t row = kv_row_bytes(model, a, type, request.layout);
+    int64_t layer_bytes = 0;
     switch (a.kind) {
       case AttentionKind::full:
-        out.full_attention_bytes += per_token * cells;
-        out.bytes_per_token += per_token;
+        layer_bytes = row * out.cells;
+        out.full_attention_bytes += layer_bytes;
+        out.bytes_per_token += row;
         break;
       case AttentionKind::sliding:
       case AttentionKind::chunked: {
-        // llama.cpp keeps one stream per sequence (kv_unified = false, the llama-server and
-        // Ollama default), each of pad(n_swa * n_seq + n_ubatch, 256) cells: the Ollama
-        // gpt-oss-120b log shows "SWA KV cache, size = 1280 cells" and 90 MiB for 2 sequences.
-        int64_t per_stream = pad_up(request.context_tokens, kLlamaCppKvPadding);
-        int64_t used = request.llama_cpp_layout
-                           ? request.sequences *
-                                 std::min(per_stream,
-                                          pad_up(a.window_tokens * request.sequences +
-                                                     request.ubatch_tokens,
-                                                 kLlamaCppKvPadding))
-                           : std::min(tokens, a.window_tokens * request.sequences);
-        out.windowed_bytes += per_token * used;
-        if (request.context_tokens < a.window_tokens) out.bytes_per_token += per_token;
+        int64_t window_cells = 0;  // per stream
+        if (llama) {
+          int64_t span = a.window_tokens * (request.unified ? sequences : 1) + request.ubatch_tokens;
+          window_cells = pad_up(std::min(stream_cells, span), kLlamaCppKvPadding);
+        } else {
+          window_cells = std::min(stream_cells, a.window_tokens);
+        }
+        layer_bytes = row * window_cells * streams;
+        out.windowed_bytes += layer_bytes;
+        if (request.context_tokens < a.window_tokens) out.bytes_per_token += row;
         break;
       }
-      case AttentionKind::mla: {
-        // Both engines cache the latent plus the decoupled RoPE key (576 for DeepSeek V3);
-        // llama.cpp also keeps a separate V cache of kv_lora_rank ("K (f16): 1098 MiB,
-        // V (f16): 976 MiB" for DeepSeek-V3 at 16K, tests/data/engine_logs.json).
-        int64_t latent = row_bytes(type, a.kv_lora_rank + a.qk_rope_head_dim) +
-                         (request.llama_cpp_layout ? row_bytes(type, a.kv_lora_rank) : 0);
-        out.latent_bytes += latent * cells;
-        out.bytes_per_token += latent;
+      case AttentionKind::mla:
+        layer_bytes = row * out.cells;
+        out.latent_bytes += layer_bytes;
+        out.bytes_per_token += row;
         break;
-      }
       case AttentionKind::linear:
       case AttentionKind::ssm:
       case AttentionKind::none: break;
     }
-    // Recurrent layers, and Falcon-H1's attention layers with their parallel Mamba2 mixer.
-    out.state_bytes += a.state_elements_per_seq * 4 * request.sequences;
-    out.per_layer_bytes.push_back(out.full_attention_bytes + out.windowed_bytes + out.latent_bytes +
-                                  out.state_bytes - before);
+    int64_t indexer = indexer_row_bytes(a, type, request.layout);
+    if (indexer > 0) {
+      layer_bytes += indexer * out.cells;
+      out.indexer_bytes += indexer * out.cells;
+      out.bytes_per_token += indexer;
+    }
+    // Recurrent layers, and Falcon-H1's attention layers with their parallel Mamba2 mixer: one
+    // f32 state per sequence (llama.cpp: per n_seq_max slot, used or not).
+    int64_t state = a.state_elements_per_seq * 4 * sequences;
+    out.state_bytes += state;
+    layer_bytes += state;
+    out.per_layer_bytes.push_back(layer_bytes);
   }
-  out.total_bytes = out.full_attention_bytes + out.windowed_bytes + out.latent_bytes + out.state_bytes;
+  out.total_bytes = out.full_attention_bytes + out.windowed_bytes + out.latent_bytes +
+                    out.indexer_bytes + out.state_bytes;
   return out;
 }
 

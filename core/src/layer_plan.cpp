@@ -20,6 +20,8 @@ std::vector<LayerSpec> plan_layers(const ArchConfig& arch) {
     if (attention.kind == AttentionKind::mla) {
       attention.kv_lora_rank = arch.kv_lora_rank;
       attention.qk_rope_head_dim = arch.qk_rope_head_dim;
+      bool indexer = index >= arch.layer_indexer.size() || arch.layer_indexer[index];
+      if (arch.indexer_heads > 0 && indexer) attention.indexer_head_dim = arch.indexer_head_dim;
     }
     if (attention.kind == AttentionKind::none) {
       attention.n_q_heads = 0;

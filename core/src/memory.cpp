@@ -1,215 +1,161 @@
-// Memory per engine.
-// llama.cpp / Ollama: weights + KV cells + the compute buffer of one ubatch, approximated from its
-// graph's largest live tensors (logits ubatch x vocab f32; without flash attention the KQ scores
-// ubatch x n_ctx x n_head f32) and checked against "compute buffer size" log lines in
-// tests/data/engine_logs.json.
-// vLLM / SGLang: the KV pool is what the utilization budget leaves after weights, the profiled
-// activation peak and non-torch memory (vllm/v1/worker/gpu_worker.py determine_available_memory;
-// "Memory profiling results" lines in tests/data/engine_logs.json); CUDA graphs are captured
-// after the pool is sized and sit outside the budget.
+// Memory per engine: the engine's own model (llama_cpp_memory.cpp, server_memory.cpp; mlx-lm
+// and transformers here), then the verdict, the largest context that fits and the formulas.
 #include "llmcalc/memory.h"
 
 #include <algorithm>
 #include <cmath>
 
+#include "engine_memory.h"
+#include "llama_cpp_memory.h"
+#include "server_memory.h"
+
 namespace llmcalc {
-namespace {
 
 bool is_llama_cpp_family(const std::string& engine) {
   return engine == "llama.cpp" || engine == "ollama";
 }
 bool is_paged_server(const std::string& engine) { return engine == "vllm" || engine == "sglang"; }
 
-int64_t max_heads(const ModelSpec& model) {
-  int64_t heads = 0;
-  for (const LayerSpec& layer : model.layers) heads = std::max(heads, layer.attention.n_q_heads);
-  return heads;
+namespace {
+
+constexpr int64_t kOsShareBytes = 4 * kGiB;  // left to the OS on unified / CPU systems
+constexpr int64_t kPageTokens = 16;           // vLLM / SGLang page
+
+KvLayout engine_layout(const std::string& engine) {
+  if (is_llama_cpp_family(engine)) return KvLayout::llama_cpp;
+  if (is_paged_server(engine)) return KvLayout::paged;
+  if (engine == "mlx") return KvLayout::mlx;
+  return KvLayout::contiguous;
 }
 
-int64_t max_ffn_width(const ModelSpec& model) {
-  int64_t width = 0;
+// mlx-lm and transformers: weights, the cache, and one chunk's activations (the FFN live set of
+// a 512-token prefill chunk in f32, as llama.cpp's with flash attention); one share per device.
+EngineTotals plain_totals(const ModelSpec& model, const WeightPlan& weights, const Hardware& hardware,
+                          const MemoryRequest& request, int64_t context) {
+  EngineTotals t;
+  t.kv = kv_cache_bytes(model, request.kv_type, engine_kv_request(request, context));
+  int64_t live = 0;
   for (const LayerSpec& layer : model.layers) {
-    width = std::max(width, layer.mlp.intermediate);
-    width = std::max(width, layer.mlp.shared_intermediate);
-    width = std::max(width, layer.mlp.expert_intermediate * layer.mlp.n_experts_active);
+    const MlpGeometry& m = layer.mlp;
+    live = std::max(live, 4 * std::max(m.intermediate, m.shared_intermediate));
+    if (m.moe) live = std::max(live, 2 * m.n_experts_active * (model.hidden_size + m.expert_intermediate));
   }
-  return width;
+  int64_t devices = std::max<int64_t>(1, request.devices);
+  t.compute = request.engine.ubatch_tokens * 4 * live * devices;
+  DeviceMemory share;
+  share.weights_bytes = weights.total_bytes / devices;
+  share.kv_cache_bytes = t.kv.total_bytes / devices;
+  share.compute_bytes = t.compute / devices;
+  share.total_bytes = share.weights_bytes + share.kv_cache_bytes + share.compute_bytes;
+  share.usable_bytes = usable_memory_bytes(hardware, request.engine);
+  share.layers = model.n_layers;
+  t.devices.assign(static_cast<std::size_t>(devices), share);
+  finish_totals(t, false);
+  return t;
 }
 
-// Largest live set of one ubatch in llama.cpp's graph (f32 activations).
-int64_t llama_cpp_compute_buffer(const ModelSpec& model, int64_t kv_cells, int64_t ubatch,
-                                 bool flash_attention) {
-  int64_t hidden_row = ubatch * model.hidden_size * 4;
-  int64_t logits = ubatch * model.vocab_size * 4;
-  int64_t logits_path = logits + 6 * hidden_row;
-  if (flash_attention) return logits_path;
-  int64_t kq_scores = ubatch * kv_cells * max_heads(model) * 4;
-  return std::max(logits_path, kq_scores + 5 * hidden_row);
+// Context tokens per step of the engine's cache: llama.cpp pads each stream to 256 cells,
+// vLLM and SGLang allocate 16-token pages, mlx-lm grows in 256-token steps.
+int64_t context_step(const std::string& engine) {
+  if (is_llama_cpp_family(engine) || engine == "mlx") return 256;
+  return is_paged_server(engine) ? kPageTokens : 1;
 }
 
-// Profiled activation peak per device: bf16 gate/up, activation and residual tensors of one
-// forward pass over max_num_batched_tokens, (6 x ffn + 6 x hidden) bytes per token. Fitted to the
-// Llama-3.1-8B max_model_len=20000 log (2.07 GiB); the 29000 log checks it.
-int64_t server_activation_peak(const ModelSpec& model, int64_t batched_tokens, int64_t devices) {
-  return batched_tokens * (6 * max_ffn_width(model) / devices + 6 * model.hidden_size);
-}
+struct Engine {
+  const ModelSpec& model;
+  const WeightPlan& weights;
+  const Hardware& hardware;
+  const MemoryRequest& request;
 
-constexpr int64_t kServerNonTorchBytes = 358 * kMiB;  // "non_torch_memory=0.35GiB" (CUDA context)
-constexpr int64_t kCudaGraphBytes = 512 * kMiB;       // typical "Graph capturing ... took 0.5 GiB"
-constexpr int64_t kOsShareBytes = 4 * kGiB;           // left to the OS on unified / CPU systems
-constexpr int64_t kVllmBlockTokens = 16;              // vLLM default block_size
+  // Memory at `context` with the placement the user's flags give (no --fit).
+  EngineTotals at(int64_t context) const {
+    const std::string& engine = request.engine.engine;
+    if (is_llama_cpp_family(engine)) return llama_cpp_totals({model, weights, hardware, request}, context);
+    if (is_paged_server(engine)) return server_totals(model, weights, hardware, request, context);
+    return plain_totals(model, weights, hardware, request, context);
+  }
 
-struct Totals {
-  KvBreakdown kv;
-  int64_t compute = 0;   // compute buffers / activation peak, all devices
-  int64_t runtime = 0;   // non-torch memory and CUDA graphs, all devices
-  int64_t total = 0;
-  std::vector<DeviceMemory> devices;
-  DeviceMemory host;
-  bool fits = true;      // every device and the host within its usable memory
-  double worst_ratio = 0;  // largest total / usable over devices and host
+  // Largest per-sequence context that fits: totals grow monotonically with context, and only
+  // where the cache grows a step; the worst ratio is piecewise linear across steps, so
+  // interpolating where it crosses 1.0 brackets the answer in a few probes, with bisection
+  // when interpolation stalls. Invariant: at(low_step) fits (or low_step = 0), at(high_step)
+  // does not.
+  int64_t largest_context() const {
+    int64_t high = model.max_context_tokens;
+    EngineTotals top = at(high);
+    if (top.fits) return high;
+    int64_t step = context_step(request.engine.engine);
+    int64_t low_step = 0;
+    int64_t high_step = (high + step - 1) / step;
+    double low_ratio = at(0).worst_ratio;
+    double high_ratio = top.worst_ratio;
+    int64_t probes = 0;
+    while (high_step - low_step > 1) {
+      int64_t guess = low_step + (high_step - low_step) / 2;
+      if (probes++ % 2 == 0 && high_ratio > low_ratio) {
+        double fraction = (1.0 - low_ratio) / (high_ratio - low_ratio);
+        guess = low_step + static_cast<int64_t>(fraction * static_cast<double>(high_step - low_step));
+        guess = std::min(std::max(guess, low_step + 1), high_step - 1);
+      }
+      EngineTotals probe = at(guess * step);
+      if (probe.fits) {
+        low_step = guess;
+        low_ratio = probe.worst_ratio;
+      } else {
+        high_step = guess;
+        high_ratio = probe.worst_ratio;
+      }
+    }
+    return low_step * step;
+  }
 };
 
-// Places layers, experts and KV on the devices and the host as llama.cpp does, and checks each
-// against its usable memory.
-void place_llama_cpp(const ModelSpec& model, const WeightPlan& w, const Hardware& hardware,
-                     const MemoryRequest& request, int64_t compute_per_device, Totals& t) {
-  const EngineSettings& engine = request.engine;
-  int64_t n = model.n_layers;
-  int64_t devices = std::max<int64_t>(1, request.devices);
-  int64_t gpu_layers = request.gpu_layers < 0 ? n + 1 : std::min(request.gpu_layers, n + 1);
-  int64_t first_gpu_layer = n - std::min(gpu_layers, n);
-  bool output_on_gpu = gpu_layers > n;
-  // Layers per device in proportion to --tensor-split (llama.cpp splits by layer count).
-  std::vector<double> split(static_cast<std::size_t>(devices), 1.0);
-  if (static_cast<int64_t>(request.tensor_split.size()) == devices) split = request.tensor_split;
-  double split_sum = 0;
-  for (double v : split) split_sum += v;
-  t.devices.assign(static_cast<std::size_t>(devices), DeviceMemory{});
-  t.host = DeviceMemory{};
-  t.host.weights_bytes = w.token_embd_bytes;
-  int64_t on_gpu = n - first_gpu_layer;
-  for (int64_t i = 0; i < n; ++i) {
-    auto index = static_cast<std::size_t>(i);
-    int64_t kv = t.kv.per_layer_bytes.empty() ? 0 : t.kv.per_layer_bytes[index];
-    bool cpu_experts = i < request.cpu_moe_layers;
-    if (i < first_gpu_layer) {
-      t.host.weights_bytes += w.layer_dense_bytes[index] + w.layer_expert_bytes[index];
-      t.host.kv_cache_bytes += kv;
-      ++t.host.layers;
-      continue;
-    }
-    double position = static_cast<double>(i - first_gpu_layer) / static_cast<double>(std::max<int64_t>(1, on_gpu));
-    std::size_t d = 0;
-    double acc = split[0] / split_sum;
-    while (position >= acc && d + 1 < split.size()) acc += split[++d] / split_sum;
-    DeviceMemory& device = t.devices[d];
-    device.weights_bytes += w.layer_dense_bytes[index] + (cpu_experts ? 0 : w.layer_expert_bytes[index]);
-    if (cpu_experts) t.host.weights_bytes += w.layer_expert_bytes[index];
-    device.kv_cache_bytes += kv;
-    ++device.layers;
+std::string kv_formula(const MemoryRequest& request) {
+  const std::string& engine = request.engine.engine;
+  std::string bytes = "bytes(" + request.kv_type.name + ")";
+  if (is_llama_cpp_family(engine)) {
+    return "per layer and stream: pad256(cells) x n_kv_heads x (head_dim_k + head_dim_v) x " + bytes +
+           "; sliding layers pad256(window x (unified ? slots : 1) + ubatch) cells; MLA the K-only "
+           "latent (kv_lora_rank + rope dims); DSA adds index_head_dim per token; recurrent layers "
+           "an f32 state per slot";
   }
-  if (output_on_gpu) {
-    t.devices.back().weights_bytes += w.output_layer_bytes;
-  } else {
-    t.host.weights_bytes += w.output_layer_bytes;
+  if (is_paged_server(engine)) {
+    return "per rank: 16-token pages x KV heads / TP x (head_dim_k + head_dim_v) x " + bytes +
+           "; MLA the whole latent on every rank; sliding layers their window";
   }
-  int64_t usable = usable_memory_bytes(hardware, engine);
-  bool shared_memory = hardware.kind != "discrete";  // unified / CPU: one pool for all of it
-  for (DeviceMemory& device : t.devices) {
-    device.compute_bytes = device.layers > 0 || &device == &t.devices.back() ? compute_per_device : 0;
-    device.total_bytes = device.weights_bytes + device.kv_cache_bytes + device.compute_bytes;
-    device.usable_bytes = usable;
-  }
-  t.host.total_bytes = t.host.weights_bytes + t.host.kv_cache_bytes;
-  if (shared_memory) {
-    // One pool: the "host" share lands in the same memory as the device's.
-    t.devices.front().total_bytes += t.host.total_bytes;
-    t.host.usable_bytes = 0;
-  } else {
-    t.host.usable_bytes = std::max<int64_t>(0, request.system_memory_bytes - kOsShareBytes);
-  }
-  t.fits = true;
+  return "per layer: tokens (mlx-lm: 256-token steps) x n_kv_heads x (head_dim_k + head_dim_v) x " +
+         bytes + "; sliding layers their window";
+}
+
+}  // namespace
+
+void finish_totals(EngineTotals& t, bool host_counts) {
   t.worst_ratio = 0;
   for (const DeviceMemory& device : t.devices) {
     t.worst_ratio = std::max(t.worst_ratio, static_cast<double>(device.total_bytes) /
                                                 static_cast<double>(std::max<int64_t>(1, device.usable_bytes)));
   }
-  if (!shared_memory && t.host.total_bytes > 0) {
+  if (host_counts && t.host.total_bytes > 0) {
     t.worst_ratio = std::max(t.worst_ratio, static_cast<double>(t.host.total_bytes) /
                                                 static_cast<double>(std::max<int64_t>(1, t.host.usable_bytes)));
   }
   t.fits = t.worst_ratio <= 1.0;
 }
 
-// Context tokens per step of the engine's cache: llama.cpp pads the cells of all sequences to
-// 256 (256 / sequences tokens of context when that divides; sliding-window streams pad to 256
-// per sequence, a multiple of it), vLLM and SGLang allocate 16-token blocks; otherwise every token.
-int64_t context_step(const std::string& engine, int64_t sequences) {
-  if (is_llama_cpp_family(engine)) {
-    return sequences > 0 && kLlamaCppKvPadding % sequences == 0 ? kLlamaCppKvPadding / sequences : 1;
+KvRequest engine_kv_request(const MemoryRequest& request, int64_t context_tokens) {
+  KvRequest kv;
+  kv.context_tokens = context_tokens;
+  kv.sequences = request.sequences;
+  kv.ubatch_tokens = request.engine.ubatch_tokens;
+  kv.layout = engine_layout(request.engine.engine);
+  kv.unified = request.engine.kv_unified;
+  if (kv.layout == KvLayout::paged) {
+    kv.context_tokens = (context_tokens + kPageTokens - 1) / kPageTokens * kPageTokens;
   }
-  return is_paged_server(engine) ? kVllmBlockTokens : 1;
+  return kv;
 }
 
-Totals totals_at(const ModelSpec& model, const WeightPlan& plan, const Hardware& hardware,
-                 int64_t weights, const MemoryRequest& request, int64_t context_tokens) {
-  const EngineSettings& engine = request.engine;
-  Totals t;
-  KvRequest kv_request;
-  kv_request.context_tokens = context_tokens;
-  kv_request.sequences = request.sequences;
-  kv_request.ubatch_tokens = engine.ubatch_tokens;
-  kv_request.llama_cpp_layout = is_llama_cpp_family(engine.engine);
-  if (is_paged_server(engine.engine)) {
-    kv_request.context_tokens =
-        (context_tokens + kVllmBlockTokens - 1) / kVllmBlockTokens * kVllmBlockTokens;
-  }
-  t.kv = kv_cache_bytes(model, request.kv_type, kv_request);
-  if (is_llama_cpp_family(engine.engine)) {
-    int64_t per_device = llama_cpp_compute_buffer(model, t.kv.cells, engine.ubatch_tokens,
-                                                  engine.flash_attention) +
-                         request.sequences * model.vocab_size * 4 / request.devices;
-    t.compute = per_device * request.devices;
-    t.total = weights + t.kv.total_bytes + t.compute;
-    place_llama_cpp(model, plan, hardware, request, per_device, t);
-    return t;
-  } else if (is_paged_server(engine.engine)) {
-    t.compute = server_activation_peak(model, engine.max_num_batched_tokens, request.devices) *
-                request.devices;
-    t.runtime = (kServerNonTorchBytes + kCudaGraphBytes) * request.devices;
-  } else {
-    t.compute = llama_cpp_compute_buffer(model, t.kv.cells, engine.ubatch_tokens, true) *
-                request.devices;
-  }
-  t.total = weights + t.kv.total_bytes + t.compute + t.runtime;
-  // Engines that shard evenly (tensor parallel): one equal share per device.
-  int64_t devices = std::max<int64_t>(1, request.devices);
-  int64_t usable = usable_memory_bytes(hardware, engine);
-  DeviceMemory share;
-  share.weights_bytes = weights / devices;
-  share.kv_cache_bytes = t.kv.total_bytes / devices;
-  share.compute_bytes = (t.compute + t.runtime) / devices;
-  share.total_bytes = t.total / devices;
-  share.usable_bytes = usable;
-  share.layers = model.n_layers;
-  t.devices.assign(static_cast<std::size_t>(devices), share);
-  t.host = DeviceMemory{};
-  t.worst_ratio = static_cast<double>(share.total_bytes) / static_cast<double>(std::max<int64_t>(1, usable));
-  t.fits = t.worst_ratio <= 1.0;
-  return t;
-}
-
-}  // namespace
-
-int64_t usable_memory_bytes(const Hardware& hardware, const EngineSettings& engine) {
-  if (is_paged_server(engine.engine)) {
-    // The budget the engine sizes itself to, plus the CUDA graphs it captures outside it.
-    double fraction = engine.engine == "vllm" ? engine.gpu_memory_utilization
-                                              : engine.mem_fraction_static;
-    return static_cast<int64_t>(std::floor(fraction * static_cast<double>(hardware.memory_bytes))) +
-           kCudaGraphBytes;
-  }
+int64_t device_memory_bytes(const Hardware& hardware, const EngineSettings& engine) {
   if (hardware.kind != "discrete" && engine.unified_memory_fraction > 0) {
     return static_cast<int64_t>(engine.unified_memory_fraction * static_cast<double>(hardware.memory_bytes));
   }
@@ -223,120 +169,98 @@ int64_t usable_memory_bytes(const Hardware& hardware, const EngineSettings& engi
   return std::max<int64_t>(0, hardware.memory_bytes - kOsShareBytes);
 }
 
+int64_t usable_memory_bytes(const Hardware& hardware, const EngineSettings& engine) {
+  int64_t device = device_memory_bytes(hardware, engine);
+  if (engine.engine == "vllm") {
+    return static_cast<int64_t>(std::floor(engine.gpu_memory_utilization * static_cast<double>(device)));
+  }
+  // --fit leaves its margin free on every GPU (discrete or Apple's), not on a CPU.
+  bool gpu = hardware.kind == "discrete" || hardware.backend == "metal";
+  if (is_llama_cpp_family(engine.engine) && engine.fit && gpu) {
+    return std::max<int64_t>(0, device - engine.fit_target_bytes);
+  }
+  return device;
+}
+
 MemoryEstimate estimate_memory(const ModelSpec& model, const WeightPlan& weights,
                                const Hardware& hardware, const MemoryRequest& request) {
   MemoryEstimate out;
   const EngineSettings& engine = request.engine;
+  const Engine memory{model, weights, hardware, request};
+  bool llama = is_llama_cpp_family(engine.engine);
+
+  int64_t largest = request.find_max_context || (request.context_auto && !llama) ? memory.largest_context() : -1;
+  int64_t context = request.context_tokens;
+  // vLLM --max-model-len auto (PR #29431): the native window if one request fits, else the
+  // largest that does; engines without such a rule take the native window.
+  if (request.context_auto && !llama && largest > 0) context = std::min(context, largest);
+
+  EngineTotals t;
+  if (llama) {
+    LlamaCppRun run = llama_cpp_run({model, weights, hardware, request}, context, request.context_auto);
+    t = std::move(run.totals);
+    out.fit = std::move(run.fit);
+  } else {
+    t = memory.at(context);
+    out.fit.context_tokens = context;
+  }
+  out.max_context_tokens = request.find_max_context ? largest : -1;
+
   out.weights_bytes = weights.total_bytes;
-  auto at = [&](int64_t context) {
-    return totals_at(model, weights, hardware, out.weights_bytes, request, context);
-  };
-  Totals t = at(request.context_tokens);
   out.kv = t.kv;
-  out.kv_cache_bytes = t.kv.total_bytes;
+  out.kv_cache_bytes = t.host.kv_cache_bytes;
+  for (const DeviceMemory& device : t.devices) out.kv_cache_bytes += device.kv_cache_bytes;
   out.compute_buffer_bytes = t.compute;
+  out.mtp_bytes = t.mtp;
   out.overhead_bytes = t.compute + t.runtime;
-  out.total_bytes = t.total;
   out.per_device = t.devices;
   out.host = t.host;
+  out.offloaded_read_bytes_per_token = t.offloaded_read_bytes_per_token;
   // total / usable describe the device memory; what sits in system RAM is reported as host.
   out.total_bytes = 0;
-  for (const DeviceMemory& device : t.devices) out.total_bytes += device.total_bytes;
-  out.usable_bytes = usable_memory_bytes(hardware, engine) * request.devices;
+  out.usable_bytes = 0;
+  for (const DeviceMemory& device : t.devices) {
+    out.total_bytes += device.total_bytes;
+    out.usable_bytes += device.usable_bytes;
+  }
   out.headroom_bytes = out.usable_bytes - out.total_bytes;
   // The verdict is the tightest place: any device, or the system RAM holding offloaded parts.
   out.utilization = t.worst_ratio;
-  out.verdict = t.worst_ratio <= engine.comfortable_fraction ? "comfortable"
-                : t.worst_ratio <= 1.0                       ? "tight"
-                                                             : "oom";
-  // Bytes a decode step reads from system RAM: offloaded dense layers and KV, the routed experts
-  // a token selects among offloaded ones (token_embd is a one-row lookup).
-  if (t.host.total_bytes > 0 && hardware.kind == "discrete") {
-    double active_share = weights.expert_bytes > 0 ? static_cast<double>(weights.active_expert_bytes) /
-                                                         static_cast<double>(weights.expert_bytes)
-                                                   : 0.0;
-    int64_t gpu_layers = request.gpu_layers < 0 ? model.n_layers + 1 : request.gpu_layers;
-    int64_t first_gpu_layer = model.n_layers - std::min(gpu_layers, model.n_layers);
-    double read = static_cast<double>(t.host.kv_cache_bytes);
-    for (int64_t i = 0; i < model.n_layers; ++i) {
-      auto index = static_cast<std::size_t>(i);
-      bool host_layer = i < first_gpu_layer;
-      if (host_layer) read += static_cast<double>(weights.layer_dense_bytes[index]);
-      if (host_layer || i < request.cpu_moe_layers) {
-        read += active_share * static_cast<double>(weights.layer_expert_bytes[index]);
-      }
-    }
-    if (gpu_layers <= model.n_layers) read += static_cast<double>(weights.output_layer_bytes);
-    out.offloaded_read_bytes_per_token = static_cast<int64_t>(read);
-  }
+  out.verdict = !t.fits                                      ? "oom"
+                : t.offloaded                                ? "offload"
+                : t.worst_ratio <= engine.comfortable_fraction ? "comfortable"
+                                                             : "tight";
 
-  // Largest per-sequence context that fits: totals grow monotonically with context.
-  int64_t low = 0;
-  int64_t high = model.max_context_tokens;
-  if (!request.find_max_context) {
-    low = -1;
-  } else {
-    // The totals only change where the cache grows a step (context_step), and the worst device
-    // ratio is piecewise linear across steps, so interpolating where it crosses 1.0 brackets the
-    // answer in a few probes; bisection takes over when interpolation stalls. Counted in steps,
-    // with high_step the step holding `high`. Invariant: at(low_step) fits (or low_step = 0),
-    // at(high_step) does not.
-    Totals top = at(high);
-    if (top.fits) {
-      low = high;
-    } else {
-      int64_t step = context_step(engine.engine, request.sequences);
-      int64_t low_step = 0;
-      int64_t high_step = (high + step - 1) / step;
-      double low_ratio = at(0).worst_ratio;
-      double high_ratio = top.worst_ratio;
-      int64_t probes = 0;
-      while (high_step - low_step > 1) {
-        int64_t guess = low_step + (high_step - low_step) / 2;
-        if (probes++ % 2 == 0 && high_ratio > low_ratio) {
-          double fraction = (1.0 - low_ratio) / (high_ratio - low_ratio);
-          guess = low_step + static_cast<int64_t>(fraction * static_cast<double>(high_step - low_step));
-          guess = std::min(std::max(guess, low_step + 1), high_step - 1);
-        }
-        Totals probe = at(guess * step);
-        if (probe.fits) {
-          low_step = guess;
-          low_ratio = probe.worst_ratio;
-        } else {
-          high_step = guess;
-          high_ratio = probe.worst_ratio;
-        }
-      }
-      low = low_step * step;
-    }
-  }
-  out.max_context_tokens = low;
-
-  if (is_paged_server(engine.engine) && t.kv.bytes_per_token > 0) {
+  if (is_paged_server(engine.engine)) {
     // The pool: whatever the budget leaves; vLLM's "GPU KV cache size: N tokens".
-    int64_t pool = out.usable_bytes - out.weights_bytes - out.overhead_bytes - t.kv.state_bytes -
-                   t.kv.windowed_bytes;
-    out.kv_pool_bytes = std::max<int64_t>(0, pool);
-    out.kv_capacity_tokens = out.kv_pool_bytes / t.kv.bytes_per_token;
-    out.max_concurrent_sequences = static_cast<double>(out.kv_capacity_tokens) /
-                                   static_cast<double>(std::max<int64_t>(1, request.context_tokens));
+    ServerPool pool = server_pool(model, weights, hardware, request, context);
+    out.kv_pool_bytes = pool.pool_bytes * std::max<int64_t>(1, request.devices);
+    if (pool.bytes_per_token > 0) {
+      out.kv_capacity_tokens = pool.pool_bytes / pool.bytes_per_token;
+      out.max_concurrent_sequences = static_cast<double>(out.kv_capacity_tokens) /
+                                     static_cast<double>(std::max<int64_t>(1, context));
+    }
   }
 
   out.math = {
       {"weights", "sum over tensors of elements / block_elements x block_bytes (" + weights.format + ")",
        out.weights_bytes},
-      {"kv_cache", "per layer: cells x n_kv_heads x (head_dim_k + head_dim_v) x bytes(" +
-                       request.kv_type.name + "); sliding layers capped at the window; MLA caches "
-                       "kv_lora_rank + rope dims; recurrent layers a fixed state",
-       out.kv_cache_bytes},
-      {"compute_buffer", is_llama_cpp_family(engine.engine)
-                             ? "ubatch x vocab x 4 + 6 x ubatch x hidden x 4"
-                               " (+ KQ scores ubatch x n_ctx x heads x 4 without flash attention)"
-                             : "max_num_batched_tokens x (6 x ffn + 6 x hidden) bytes",
+      {"kv_cache", kv_formula(request), out.kv_cache_bytes},
+      {"compute_buffer", llama ? "n_ubatch x 4 x max(4 x n_ff, 2 x n_expert_used x (n_embd + n_ff_exp))"
+                                 " (+ KQ scores without flash attention, DSA indexer buffers, weights "
+                                 "copied from RAM for batches)"
+                         : engine.engine == "vllm"
+                             ? "max_num_batched_tokens x (6 x ffn / TP + 6 x hidden) bytes + "
+                               "sampler logits (max_num_seqs x vocab x 6)"
+                         : engine.engine == "sglang" ? "(1 - mem_fraction_static) x free memory"
+                                                     : "512 x 4 x max(4 x n_ff, 2 x n_expert_used x (n_embd + n_ff_exp))",
        out.compute_buffer_bytes},
-      {"usable", is_paged_server(engine.engine) ? "gpu_memory_utilization x memory + CUDA graphs"
-                 : hardware.kind == "discrete"  ? "memory - reserve per device"
-                                                : "unified memory x GPU wired-limit fraction",
+      {"usable", engine.engine == "vllm"      ? "gpu_memory_utilization x (memory - driver reserve)"
+                 : engine.engine == "sglang"  ? "memory - driver reserve"
+                 : llama && out.per_device.size() > 0 && hardware.kind == "discrete" && engine.fit
+                     ? "memory - reserve - --fit-target, per device"
+                 : hardware.kind == "discrete" ? "memory - reserve per device"
+                                               : "unified memory x GPU wired-limit fraction",
        out.usable_bytes}};
   return out;
 }
@@ -360,6 +284,7 @@ nlohmann::json memory_json(const MemoryEstimate& m) {
       {"kv_cache", {{"full_attention_bytes", m.kv.full_attention_bytes},
                     {"windowed_bytes", m.kv.windowed_bytes},
                     {"latent_bytes", m.kv.latent_bytes},
+                    {"indexer_bytes", m.kv.indexer_bytes},
                     {"state_bytes", m.kv.state_bytes},
                     {"bytes_per_token", m.kv.bytes_per_token},
                     {"cells", m.kv.cells}}},
@@ -367,12 +292,24 @@ nlohmann::json memory_json(const MemoryEstimate& m) {
   auto device_json = [](const DeviceMemory& d) {
     return nlohmann::json{{"weights_bytes", d.weights_bytes}, {"kv_cache_bytes", d.kv_cache_bytes},
                           {"compute_bytes", d.compute_bytes}, {"total_bytes", d.total_bytes},
-                          {"usable_bytes", d.usable_bytes}, {"layers", d.layers}};
+                          {"usable_bytes", d.usable_bytes}, {"layers", d.layers},
+                          {"expert_layers", d.expert_layers}};
   };
   out["per_device"] = nlohmann::json::array();
   for (const DeviceMemory& d : m.per_device) out["per_device"].push_back(device_json(d));
   out["host"] = device_json(m.host);
+  out["host"]["checkpoint_bytes"] = m.host.checkpoint_bytes;
+  out["host"]["prompt_cache_limit_bytes"] = m.host.prompt_cache_limit_bytes;
   out["offloaded_read_bytes_per_token"] = m.offloaded_read_bytes_per_token;
+  if (m.mtp_bytes > 0) out["mtp_bytes"] = m.mtp_bytes;
+  if (!m.fit.status.empty()) {
+    out["fit"] = {{"status", m.fit.status},
+                  {"context_tokens", m.fit.context_tokens},
+                  {"gpu_layers", m.fit.gpu_layers},
+                  {"layers_per_device", m.fit.layers_per_device},
+                  {"host_expert_layers", m.fit.host_expert_layers},
+                  {"tensor_overrides", m.fit.tensor_overrides}};
+  }
   if (m.kv_capacity_tokens >= 0) {
     out["kv_pool_bytes"] = m.kv_pool_bytes;
     out["kv_capacity_tokens"] = m.kv_capacity_tokens;

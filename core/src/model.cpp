@@ -16,6 +16,7 @@ std::optional<ModelSpec> build_model(const nlohmann::json& config, const std::st
   model.n_layers = arch->n_layers;
   model.max_context_tokens = arch->max_context;
   model.tied_embeddings = arch->tied;
+  model.mtp_layers = arch->mtp_layers;
   model.layers = plan_layers(*arch);
   model.tensors = tensor_inventory(*arch);
   model.params = count_params(model.tensors, *arch);
@@ -50,7 +51,7 @@ bool same_shape(const LayerSpec& a, const LayerSpec& b) {
   return x.kind == y.kind && x.n_q_heads == y.n_q_heads && x.n_kv_heads == y.n_kv_heads &&
          x.head_dim_k == y.head_dim_k && x.head_dim_v == y.head_dim_v &&
          x.window_tokens == y.window_tokens && x.kv_lora_rank == y.kv_lora_rank &&
-         x.qk_rope_head_dim == y.qk_rope_head_dim &&
+         x.qk_rope_head_dim == y.qk_rope_head_dim && x.indexer_head_dim == y.indexer_head_dim &&
          x.state_elements_per_seq == y.state_elements_per_seq && a.mlp.moe == b.mlp.moe &&
          a.mlp.intermediate == b.mlp.intermediate && a.mlp.n_experts == b.mlp.n_experts &&
          a.mlp.n_experts_active == b.mlp.n_experts_active &&
@@ -86,6 +87,7 @@ nlohmann::json layer_summary_json(const ModelSpec& model) {
       entry["kv_lora_rank"] = layer.attention.kv_lora_rank;
       entry["qk_rope_head_dim"] = layer.attention.qk_rope_head_dim;
     }
+    if (layer.attention.indexer_head_dim > 0) entry["indexer_head_dim"] = layer.attention.indexer_head_dim;
     groups.push_back(std::move(entry));
     i += count;
   }

@@ -1,5 +1,6 @@
 // Ranks the catalog for a device: per model, the highest-quality format (in the engine's own
-// formats) whose verdict is "comfortable", else the best "tight" one, else the smallest allowed.
+// formats) whose verdict is "comfortable", else the best "tight" one, else the best that runs
+// with llama.cpp's --fit offload, else the smallest allowed.
 #include "llmcalc/rank.h"
 
 #include <map>
@@ -35,40 +36,15 @@ nlohmann::json row_json(const Scenario& s, const ModelSpec& model, const Catalog
           {"total_bytes", e.memory.total_bytes},
           {"usable_bytes", e.memory.usable_bytes},
           {"max_context_tokens", e.memory.max_context_tokens},
+          {"fit", e.memory.fit.status.empty() ? nlohmann::json(nullptr)
+                                              : nlohmann::json{{"status", e.memory.fit.status},
+                                                               {"gpu_layers", e.memory.fit.gpu_layers},
+                                                               {"host_expert_layers", e.memory.fit.host_expert_layers.size()}}},
           {"native_context_tokens", model.max_context_tokens},
           {"decode", {{"tokens_per_s", e.speed.decode_tokens_per_s},
                       {"low", e.speed.decode_low},
                       {"high", e.speed.decode_high}}},
           {"prefill", {{"tokens_per_s", e.speed.prefill_tokens_per_s}, {"ttft_s", e.speed.ttft_s}}}};
-}
-
-// For a model that does not fit on the devices, the llama.cpp placement that would: all routed
-// experts in system RAM (--n-cpu-moe) for MoE models, else the most layers on the GPU (-ngl).
-nlohmann::json offload_option(Scenario& s, const ModelSpec& model) {
-  if (s.engine.engine != "llama.cpp" && s.engine.engine != "ollama") return nullptr;
-  auto fits = [&]() {
-    Issues issues;
-    std::optional<Evaluation> e = evaluate(s, model, issues, false);
-    return e && e->memory.verdict != "oom";
-  };
-  if (model.params.experts_routed > 0) {
-    s.cpu_moe_layers = model.n_layers;
-    if (fits()) return {{"cpu_moe_layers", model.n_layers}};
-    s.cpu_moe_layers = 0;
-  }
-  int64_t low = 0;
-  int64_t high = model.n_layers;
-  while (high - low > 1) {
-    s.gpu_layers = low + (high - low) / 2;
-    if (fits()) {
-      low = s.gpu_layers;
-    } else {
-      high = s.gpu_layers;
-    }
-  }
-  s.gpu_layers = low;
-  if (low > 0 && fits()) return {{"gpu_layers", low}};
-  return nullptr;
 }
 
 }  // namespace
@@ -114,11 +90,13 @@ nlohmann::json rank_models(const nlohmann::json& request, Issues& issues) {
         chosen_format = format;
         break;
       }
-      if (fallback_format.empty() || (verdict == "tight" && fallback_verdict == "oom")) {
+      // tight beats offload beats oom; among oom ones, smaller is closer to fitting.
+      auto rank_of = [](const std::string& v) { return v == "tight" ? 2 : v == "offload" ? 1 : 0; };
+      if (fallback_format.empty() || rank_of(verdict) > rank_of(fallback_verdict)) {
         fallback_format = format;
         fallback_verdict = verdict;
       } else if (fallback_verdict == "oom") {
-        fallback_format = format;  // smaller is closer to fitting
+        fallback_format = format;
       }
     }
     if (chosen_format.empty()) chosen_format = fallback_format;
@@ -130,9 +108,6 @@ nlohmann::json rank_models(const nlohmann::json& request, Issues& issues) {
     }
     if (!chosen.is_null()) {
       chosen["context_tokens"] = s.context_tokens;
-      chosen["offload"] = chosen["verdict"] == "oom" ? offload_option(s, *spec) : nlohmann::json(nullptr);
-      s.cpu_moe_layers = 0;
-      s.gpu_layers = -1;
       rows.push_back(std::move(chosen));
     }
   }

@@ -8,12 +8,50 @@
 #include "llmcalc/catalog.h"
 #include "llmcalc/json_reader.h"
 #include "llmcalc/weights.h"
+#include "server_memory.h"
 
 namespace llmcalc {
 namespace {
 
 const std::set<std::string> kEngines = {"llama.cpp", "ollama", "vllm", "sglang", "mlx",
                                         "transformers"};
+
+// Ollama's default context by the GPUs' memory (server/sched.go at v0.32.15): 256K from 47 GiB,
+// 32K from 23 GiB, else 4K; never above the model's trained context.
+int64_t ollama_default_context(const Scenario& s) {
+  int64_t memory = s.hardware.memory_bytes * s.devices;
+  int64_t context = memory >= 47 * kGiB ? 262144 : memory >= 23 * kGiB ? 32768 : 4096;
+  return std::min(context, s.model.max_context_tokens);
+}
+
+// Ollama sets -b and -ub together by the total context (llm/server.go): 512 up to 4K tokens,
+// 1024 up to 32K, else 2048.
+int64_t ollama_default_ubatch(int64_t total_context) {
+  return total_context <= 4096 ? 512 : total_context <= 32768 ? 1024 : 2048;
+}
+
+// The engine's own defaults where the request leaves a setting out (data/engines.json names the
+// release each follows).
+void apply_engine_defaults(Scenario& s, bool ubatch_given, std::optional<bool> kv_unified) {
+  EngineSettings& e = s.engine;
+  if (s.context_auto) {
+    s.context_tokens = e.engine == "ollama" ? ollama_default_context(s) : s.model.max_context_tokens;
+  }
+  if (e.engine == "ollama") {
+    // Ollama always passes -np (OLLAMA_NUM_PARALLEL, default 1), so the cache is per slot.
+    e.kv_unified = false;
+    if (!ubatch_given) e.ubatch_tokens = ollama_default_ubatch(s.context_tokens * s.batch);
+  } else if (e.engine == "llama.cpp") {
+    // llama-server without -np: 4 slots sharing one unified cache (tools/server, PR #16736);
+    // an explicit -np turns it off unless -kvu is given.
+    e.kv_unified = kv_unified.value_or(s.batch == 1);
+  }
+  if (e.engine == "sglang" && e.mem_fraction_static <= 0) {
+    e.mem_fraction_static = sglang_default_mem_fraction(s.hardware, s.devices);
+  }
+  if (e.max_num_batched_tokens <= 0) e.max_num_batched_tokens = vllm_default_batched_tokens(s.hardware);
+  if (e.max_num_seqs <= 0) e.max_num_seqs = vllm_default_max_seqs(s.hardware);
+}
 
 }  // namespace
 
@@ -78,11 +116,11 @@ std::optional<Scenario> resolve_scenario(const nlohmann::json& request, Issues& 
   } else {
     issues.error("unknown_kv_type", "/kv_cache", "kv_cache must be f16, bf16, fp8, q8_0 or q4_0.");
   }
-  s.context_tokens = reader.integer("context_tokens", 1, kMaxContextTokens, s.context_tokens)
+  s.context_tokens = reader.integer("context_tokens", 0, kMaxContextTokens, s.context_tokens)
                          .value_or(s.context_tokens);
-  s.prompt_tokens = reader.integer("prompt_tokens", 1, kMaxContextTokens,
-                                   std::min<int64_t>(512, s.context_tokens))
-                        .value_or(s.prompt_tokens);
+  s.context_auto = s.context_tokens == 0;
+  bool prompt_given = request.contains("prompt_tokens") && !request.at("prompt_tokens").is_null();
+  s.prompt_tokens = reader.integer("prompt_tokens", 1, kMaxContextTokens, 512).value_or(s.prompt_tokens);
   s.batch = reader.integer("batch", 1, kMaxBatch, 1).value_or(1);
   s.devices = reader.integer("devices", 1, kMaxDevices, 1).value_or(1);
   s.port = reader.integer("port", 1, 65535, 8080).value_or(8080);
@@ -114,12 +152,32 @@ std::optional<Scenario> resolve_scenario(const nlohmann::json& request, Issues& 
                  "engine must be llama.cpp, ollama, vllm, sglang, mlx or transformers.");
   }
   s.engine.flash_attention = reader.boolean("flash_attention", true).value_or(true);
+  bool ubatch_given = request.contains("ubatch") && !request.at("ubatch").is_null();
   s.engine.ubatch_tokens = reader.integer("ubatch", 1, 65536, 512).value_or(512);
   s.engine.gpu_memory_utilization =
-      reader.number("gpu_memory_utilization", 0.05, 1.0, 0.9).value_or(0.9);
+      reader.number("gpu_memory_utilization", 0.05, 1.0, s.engine.gpu_memory_utilization)
+          .value_or(s.engine.gpu_memory_utilization);
+  s.engine.mem_fraction_static =
+      reader.number("mem_fraction_static", 0, 1.0, 0).value_or(0);
   s.engine.max_num_batched_tokens =
-      reader.integer("max_num_batched_tokens", 1, kMaxContextTokens, s.engine.max_num_batched_tokens)
-          .value_or(s.engine.max_num_batched_tokens);
+      reader.integer("max_num_batched_tokens", 0, kMaxContextTokens, 0).value_or(0);
+  s.engine.max_num_seqs = reader.integer("max_num_seqs", 0, 65536, 0).value_or(0);
+  s.engine.kv_cache_memory_bytes = static_cast<int64_t>(
+      reader.number("kv_cache_memory_bytes", 0, 1e15, 0).value_or(0));
+  s.engine.fit = reader.boolean("fit", true).value_or(true);
+  s.engine.fit_target_bytes = static_cast<int64_t>(
+      reader.number("fit_target_bytes", 0, 1e13, static_cast<double>(s.engine.fit_target_bytes))
+          .value_or(static_cast<double>(s.engine.fit_target_bytes)));
+  s.engine.fit_min_context_tokens =
+      reader.integer("fit_min_context", 256, kMaxContextTokens, s.engine.fit_min_context_tokens)
+          .value_or(s.engine.fit_min_context_tokens);
+  s.engine.cache_ram_bytes = static_cast<int64_t>(
+      reader.number("cache_ram_bytes", 0, 1e13, static_cast<double>(s.engine.cache_ram_bytes))
+          .value_or(static_cast<double>(s.engine.cache_ram_bytes)));
+  s.engine.mtp = reader.boolean("mtp", false).value_or(false);
+  std::optional<bool> kv_unified = request.contains("kv_unified") && !request.at("kv_unified").is_null()
+                                       ? reader.boolean("kv_unified", false)
+                                       : std::nullopt;
 
   auto hardware_it = request.find("hardware");
   nlohmann::json default_hardware = "rtx-4090";
@@ -150,9 +208,16 @@ std::optional<Scenario> resolve_scenario(const nlohmann::json& request, Issues& 
   }
   if (issues.has_errors() || !model_ok || !hardware) return std::nullopt;
 
+  apply_engine_defaults(s, ubatch_given, kv_unified);
+  if (!prompt_given) s.prompt_tokens = std::min<int64_t>(512, s.context_tokens);
+
   if (!s.tensor_split.empty() && static_cast<int64_t>(s.tensor_split.size()) != s.devices) {
     issues.error("bad_tensor_split", "/tensor_split", "tensor_split needs one share per device.");
     return std::nullopt;
+  }
+  if (s.engine.mtp && s.model.mtp_layers == 0) {
+    issues.warning("no_mtp_layers", "/mtp", "This model ships no MTP layers; MTP drafting is ignored.");
+    s.engine.mtp = false;
   }
   if (s.context_tokens > s.model.max_context_tokens) {
     issues.warning("context_above_native", "/context_tokens",
@@ -174,6 +239,7 @@ nlohmann::json scenario_json(const Scenario& s) {
           {"weights_bytes", s.weights_bytes},
           {"kv_cache", s.kv_type.name},
           {"context_tokens", s.context_tokens},
+          {"context_auto", s.context_auto},
           {"prompt_tokens", s.prompt_tokens},
           {"batch", s.batch},
           {"engine", s.engine.engine},
@@ -187,7 +253,15 @@ nlohmann::json scenario_json(const Scenario& s) {
           {"flash_attention", s.engine.flash_attention},
           {"ubatch", s.engine.ubatch_tokens},
           {"gpu_memory_utilization", s.engine.gpu_memory_utilization},
+          {"mem_fraction_static", s.engine.mem_fraction_static},
           {"max_num_batched_tokens", s.engine.max_num_batched_tokens},
+          {"max_num_seqs", s.engine.max_num_seqs},
+          {"fit", s.engine.fit},
+          {"fit_target_bytes", s.engine.fit_target_bytes},
+          {"fit_min_context", s.engine.fit_min_context_tokens},
+          {"kv_unified", s.engine.kv_unified},
+          {"cache_ram_bytes", s.engine.cache_ram_bytes},
+          {"mtp", s.engine.mtp},
           {"assumptions", {{"bandwidth_efficiency", s.speed.bandwidth_efficiency},
                            {"compute_efficiency", s.speed.compute_efficiency},
                            {"quantized_compute_efficiency", s.speed.quantized_compute_efficiency},

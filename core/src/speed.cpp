@@ -48,7 +48,7 @@ double attention_scores_per_token(const ModelSpec& model, int64_t context) {
 double kv_read_bytes(const ModelSpec& model, const KvType& type, int64_t context) {
   KvRequest request;
   request.context_tokens = context;
-  request.llama_cpp_layout = false;
+  request.layout = KvLayout::contiguous;
   return static_cast<double>(kv_cache_bytes(model, type, request).total_bytes);
 }
 

@@ -129,15 +129,23 @@ std::vector<std::string> weight_format_ids() {
 void summarize_layers(const ModelSpec& model, WeightPlan& plan) {
   plan.layer_dense_bytes.assign(static_cast<std::size_t>(model.n_layers), 0);
   plan.layer_expert_bytes.assign(static_cast<std::size_t>(model.n_layers), 0);
+  plan.layer_expert_down_bytes.assign(static_cast<std::size_t>(model.n_layers), 0);
+  plan.layer_expert_max_bytes.assign(static_cast<std::size_t>(model.n_layers), 0);
+  plan.layer_dense_max_bytes.assign(static_cast<std::size_t>(model.n_layers), 0);
   for (const TensorPlacement& p : plan.tensors) {
     const TensorSpec& t = model.tensors[p.tensor_index];
     if (t.part == ModelPart::text && t.role == TensorRole::token_embd) continue;
     if (t.part != ModelPart::text || t.layer < 0 || t.layer >= model.n_layers) {
       plan.output_layer_bytes += p.bytes;  // vision / MTP parts travel with the output layer
     } else if (t.ne2 > 1) {
-      plan.layer_expert_bytes[static_cast<std::size_t>(t.layer)] += p.bytes;
+      auto layer = static_cast<std::size_t>(t.layer);
+      plan.layer_expert_bytes[layer] += p.bytes;
+      if (t.role == TensorRole::ffn_down_exps) plan.layer_expert_down_bytes[layer] += p.bytes;
+      plan.layer_expert_max_bytes[layer] = std::max(plan.layer_expert_max_bytes[layer], p.bytes);
     } else {
-      plan.layer_dense_bytes[static_cast<std::size_t>(t.layer)] += p.bytes;
+      auto layer = static_cast<std::size_t>(t.layer);
+      plan.layer_dense_bytes[layer] += p.bytes;
+      plan.layer_dense_max_bytes[layer] = std::max(plan.layer_dense_max_bytes[layer], p.bytes);
     }
   }
 }
@@ -207,7 +215,11 @@ std::optional<WeightPlan> place_tensors(const ModelSpec& model, const std::strin
       const GgmlType* type = catalog.find_ggml_type(types[i]);
       const TensorSpec& t = model.tensors[i];
       int64_t blocks = (t.ne0 / type->block_elements) * t.ne1 * t.ne2;
-      add(i, types[i], blocks * type->type_size_bytes);
+      if (t.part == ModelPart::mtp) {
+        plan.mtp_bytes += blocks * type->type_size_bytes;
+      } else {
+        add(i, types[i], blocks * type->type_size_bytes);
+      }
     }
     return plan;
   }

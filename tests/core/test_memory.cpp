@@ -1,5 +1,6 @@
-// KV cache and engine memory against published engine logs (tests/data/engine_logs.json, each
-// with its source) and hand calculations for every attention kind.
+// KV cache and engine memory by hand for every attention kind and engine rule, and against the
+// KV lines of 2025 llama.cpp logs for the rules that have not changed since
+// (tests/data/engine_logs_2025.json); the 2026 logs are in test_engine_logs.cpp.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -15,28 +16,32 @@ constexpr double kMiB = 1048576.0;
 constexpr double kGiB = 1073741824.0;
 
 int64_t kv_bytes(const std::string& id, const char* type, int64_t context, int64_t sequences = 1,
-                 int64_t ubatch = 512, bool llama_cpp = true) {
+                 int64_t ubatch = 512, bool llama_cpp = true, bool unified = false) {
   auto model = llmcalc_test::catalog_model(id);
   llmcalc::KvRequest request;
   request.context_tokens = context;
   request.sequences = sequences;
   request.ubatch_tokens = ubatch;
-  request.llama_cpp_layout = llama_cpp;
+  request.layout = llama_cpp ? llmcalc::KvLayout::llama_cpp : llmcalc::KvLayout::paged;
+  request.unified = unified;
   return llmcalc::kv_cache_bytes(model, *llmcalc::find_kv_type(type), request).total_bytes;
 }
 
 }  // namespace
 
 TEST_CASE("llama.cpp KV sizes match published 'KV self size' lines", "[kv][published]") {
-  // ikawrakow/ik_llama.cpp discussion copies of mainline logs, see tests/data/engine_logs.json.
+  // ikawrakow/ik_llama.cpp discussion copies of mainline logs, see tests/data/engine_logs_2025.json:
+  // full-attention GQA caches are sized the same way in today's builds.
   CHECK(kv_bytes("qwen3-235b-a22b", "f16", 32768) / kMiB == Approx(6016.00).epsilon(0.03));
   CHECK(kv_bytes("qwen3-235b-a22b", "q8_0", 16384) / kMiB == Approx(1598.00).epsilon(0.03));
   CHECK(kv_bytes("llama-3.1-8b", "f16", 16384) / kMiB == Approx(2048.00).epsilon(0.03));
   CHECK(kv_bytes("llama-3.1-8b", "f16", 4096) / kMiB == Approx(512.00).epsilon(0.03));
   CHECK(kv_bytes("qwen3-30b-a3b", "f16", 16384) / kMiB == Approx(1536.00).epsilon(0.03));
   CHECK(kv_bytes("qwen3-30b-a3b", "f16", 4096) / kMiB == Approx(384.00).epsilon(0.03));
-  // DeepSeek-V3-0324 with mainline MLA at 16K: "K (f16): 1098.00 MiB, V (f16): 976.00 MiB".
-  CHECK(kv_bytes("deepseek-v3", "f16", 16384) / kMiB == Approx(1098.00 + 976.00).epsilon(0.03));
+  // DeepSeek-V3-0324 with mainline MLA at 16K (build 5331): "K (f16): 1098.00 MiB, V (f16):
+  // 976.00 MiB". Since PR #19067 (Jan 2026) the V cache, a copy of the latent, is not
+  // allocated: only the K part remains.
+  CHECK(kv_bytes("deepseek-v3", "f16", 16384) / kMiB == Approx(1098.00).epsilon(0.03));
   // Ollama gpt-oss-120b, 2 sequences of 131072, ubatch 1024: non-SWA 9216 MiB + SWA 90 MiB.
   CHECK(kv_bytes("gpt-oss-120b", "f16", 131072, 2, 1024) / kMiB ==
         Approx(9216.00 + 90.00).epsilon(0.03));
@@ -47,10 +52,21 @@ TEST_CASE("KV by hand for Gemma 3 27B, DeepSeek-V3, gpt-oss-120b and Qwen3-Next"
   // (every 6th) x 16 KV heads x (128 + 128) x 2 B = 81,920 B/token x 131,072 = 10,737,418,240;
   // 52 sliding layers x 8,192 B x pad(1024 + 512, 256) = 1,536 cells = 654,311,424.
   CHECK(kv_bytes("gemma-3-27b", "f16", 131072) == 10737418240LL + 654311424LL);
-  // DeepSeek-V3 at 64K: 61 MLA layers x (512 + 64) x 2 B x 65,536 = 4,605,345,792 in vLLM;
-  // llama.cpp adds a 512-wide V cache: 61 x 512 x 2 x 65,536 = 4,093,640,704 more.
+  // DeepSeek-V3 at 64K: 61 MLA layers x (512 + 64) x 2 B x 65,536 = 4,605,345,792, in vLLM and
+  // in llama.cpp since its V-less cache (PR #19067).
   CHECK(kv_bytes("deepseek-v3", "f16", 65536, 1, 512, false) == 4605345792LL);
-  CHECK(kv_bytes("deepseek-v3", "f16", 65536) == 4605345792LL + 4093640704LL);
+  CHECK(kv_bytes("deepseek-v3", "f16", 65536) == 4605345792LL);
+  // GLM-5.2 at 768,000 cells (llama.cpp, DSA): the latent cache 78 x 576 x 2 B x 768,000 =
+  // 69,009,408,000 and the indexer keys on the 21 layers whose indexer is not shared
+  // (indexer_types "full") 21 x 128 x 2 B x 768,000 = 4,128,768,000 (the log: 65812.50 and
+  // 3937.50 MiB).
+  CHECK(kv_bytes("glm-5.2", "f16", 768000) == 69009408000LL + 4128768000LL);
+  // Gemma 3 27B at 128K under llama-server's automatic slots (4, one unified cache): the sliding
+  // layers keep pad256(1,024 x 4 + 512) = 4,608 cells: 52 x 8,192 B x 4,608 = 1,962,934,272.
+  CHECK(kv_bytes("gemma-3-27b", "f16", 131072, 4, 512, true, true) == 10737418240LL + 1962934272LL);
+  // With -np 4 each slot gets its own stream of 131,072 cells and a sliding window of
+  // pad256(1,024 + 512) = 1,536: 4 x (10,737,418,240 + 654,311,424).
+  CHECK(kv_bytes("gemma-3-27b", "f16", 131072, 4, 512, true, false) == 4 * (10737418240LL + 654311424LL));
   // gpt-oss-120b at 128K: 18 full layers x 8 heads x (64 + 64) x 2 B = 2,048 B/layer/token
   // x 131,072 x 18 = 4,831,838,208; 18 sliding (window 128) x 2,048 x pad(128 + 512, 256) = 768
   // cells = 28,311,552.
@@ -66,55 +82,13 @@ TEST_CASE("KV by hand for Gemma 3 27B, DeepSeek-V3, gpt-oss-120b and Qwen3-Next"
   CHECK(kv_bytes("falcon-h1-0.5b", "f16", 8192) == 150994944LL + 29085696LL);
 }
 
-TEST_CASE("llama.cpp compute buffers and totals within 10% of published logs", "[memory][published]") {
-  struct Case {
-    const char* model;
-    const char* weights;
-    int64_t context;
-    int64_t ubatch;
-    bool flash_attention;
-    double compute_mib;  // the device's "compute buffer size" line (host buffers sit in RAM)
-  };
-  // Llama 3.1 8B Vulkan 16K ub 1024 FA: "Vulkan0 compute buffer size = 613.01 MiB"; CPU 4K
-  // ub 512 no FA: 296.01; Qwen3-30B-A3B CPU 4K no FA: 300.75.
-  const Case cases[] = {{"llama-3.1-8b", "Q4_0", 16384, 1024, true, 613.01},
-                        {"llama-3.1-8b", "Q4_K_M", 4096, 512, false, 296.01},
-                        {"qwen3-30b-a3b", "Q5_K_M", 4096, 512, false, 300.75}};
-  for (const Case& c : cases) {
-    INFO(c.model << " " << c.context);
-    nlohmann::json request = {{"model", c.model}, {"weights", c.weights},
-                              {"context_tokens", c.context}, {"ubatch", c.ubatch},
-                              {"flash_attention", c.flash_attention}, {"hardware", "rtx-4090"}};
-    auto envelope = llmcalc_test::estimate(request);
-    REQUIRE(envelope["ok"] == true);
-    double compute = envelope["result"]["memory"]["compute_buffer_bytes"].get<double>() / kMiB;
-    CHECK(compute == Approx(c.compute_mib).epsilon(0.10));
-  }
-}
-
-TEST_CASE("vLLM KV pool matches published profiling logs", "[memory][published][vllm]") {
-  // Llama-3.1-8B-Instruct on an RTX 3090 (total_gpu_memory=23.58GiB), gpu_memory_utilization 0.9,
-  // V0 profiling one batch of max_model_len tokens. The activation coefficient was fitted on the
-  // 20000-token log (kv_cache_size=3.81GiB); the 29000-token log (2.89GiB, 23648 tokens) checks it.
-  for (auto [tokens, kv_gib] : {std::pair<int64_t, double>{20000, 3.81}, {29000, 2.89}}) {
-    nlohmann::json request = {
-        {"model", "llama-3.1-8b"}, {"weights", "BF16"}, {"engine", "vllm"},
-        {"context_tokens", tokens}, {"max_num_batched_tokens", tokens},
-        {"gpu_memory_utilization", 0.9},
-        {"hardware", {{"memory_bytes", 23.58 * kGiB}, {"memory_bandwidth_bytes_per_s", 936e9},
-                      {"fp16_flops_per_s", 71e12}, {"backend", "cuda"}}}};
-    auto envelope = llmcalc_test::estimate(request);
-    REQUIRE(envelope["ok"] == true);
-    INFO("max_model_len " << tokens);
-    CHECK(envelope["result"]["memory"]["kv_pool_bytes"].get<double>() / kGiB ==
-          Approx(kv_gib).epsilon(0.03));
-  }
+TEST_CASE("vLLM per-rank KV bytes match published logs", "[memory][published][vllm]") {
   // Qwen3-235B-A22B-FP8, tensor parallel 4: "Available KV cache memory: 8.11 GiB" gave
   // "GPU KV cache size: 178,880 tokens": tokens = memory / (KV bytes per token / 4 devices).
   auto model = llmcalc_test::catalog_model("qwen3-235b-a22b");
   llmcalc::KvRequest one_token;
   one_token.context_tokens = 1;
-  one_token.llama_cpp_layout = false;
+  one_token.layout = llmcalc::KvLayout::paged;
   double per_device = static_cast<double>(
                           llmcalc::kv_cache_bytes(model, *llmcalc::find_kv_type("f16"), one_token)
                               .total_bytes) / 4.0;
@@ -132,18 +106,30 @@ TEST_CASE("Verdict thresholds and the largest context that fits", "[memory][verd
   auto small = run(4096);
   REQUIRE(small["ok"] == true);
   const auto& m = small["result"]["memory"];
-  // comfortable at or below 90% of usable, tight up to 100%, else oom.
+  // comfortable at or below 90% of usable, tight up to 100%; beyond, --fit offloads.
   double ratio = m["total_bytes"].get<double>() / m["usable_bytes"].get<double>();
   CHECK(ratio <= 0.9);
   CHECK(m["verdict"] == "comfortable");
-  // Usable on a 24 GiB discrete GPU: 24 GiB - 512 MiB reserve.
-  CHECK(m["usable_bytes"].get<int64_t>() == 24LL * 1073741824 - 512LL * 1048576);
+  // Usable on a 24 GiB discrete GPU: 24 GiB - 512 MiB reserve - 1 GiB that --fit leaves free.
+  CHECK(m["usable_bytes"].get<int64_t>() == 24LL * 1073741824 - 512LL * 1048576 - 1024LL * 1048576);
   int64_t max_context = m["max_context_tokens"].get<int64_t>();
   REQUIRE(max_context > 4096);
   REQUIRE(max_context < 131072);
-  // At the reported maximum it fits; one 256-cell step beyond it does not.
+  // At the reported maximum it fits on the GPU; one 256-cell step beyond, --fit moves a layer to
+  // system RAM, and without --fit it does not fit at all.
   CHECK(run(max_context)["result"]["memory"]["verdict"] != "oom");
-  CHECK(run(max_context + 256)["result"]["memory"]["verdict"] == "oom");
+  CHECK(run(max_context)["result"]["memory"]["verdict"] != "offload");
+  auto beyond = run(max_context + 256);
+  CHECK(beyond["result"]["memory"]["verdict"] == "offload");
+  CHECK(beyond["result"]["memory"]["fit"]["gpu_layers"].get<int64_t>() < 33);
+  // --fit off: no margin (a larger context fits), and nothing moves to RAM beyond it.
+  auto no_fit = [&](int64_t context) {
+    return llmcalc_test::estimate({{"model", "llama-3.1-8b"}, {"weights", "Q8_0"}, {"hardware", "rtx-4090"},
+                                   {"context_tokens", context}, {"fit", false}})["result"]["memory"];
+  };
+  int64_t no_fit_max = no_fit(4096)["max_context_tokens"].get<int64_t>();
+  CHECK(no_fit_max > max_context);
+  CHECK(no_fit(no_fit_max + 256)["verdict"] == "oom");
 
   // The search walks the engine's cache steps; the answer is still the last fitting token, for
   // 3 sequences in llama.cpp (256 / 3 is no whole step, so tokens) and for vLLM's 16-token blocks.
@@ -153,7 +139,8 @@ TEST_CASE("Verdict thresholds and the largest context that fits", "[memory][verd
     INFO(engine);
     auto at = [&](int64_t context) {
       return llmcalc_test::estimate({{"model", "llama-3.1-8b"}, {"weights", "F16"}, {"hardware", "rtx-4090"},
-                                     {"engine", engine}, {"sequences", sequences}, {"context_tokens", context}});
+                                     {"engine", engine}, {"batch", sequences}, {"context_tokens", context},
+                                     {"fit", false}});
     };
     int64_t largest = at(2048)["result"]["memory"]["max_context_tokens"].get<int64_t>();
     REQUIRE(largest > 0);
@@ -208,33 +195,38 @@ TEST_CASE("-ngl, --tensor-split and offload speed by hand", "[memory][placement]
   CHECK(offloaded["result"]["decode"]["tokens_per_s"].get<double>() <
         full["result"]["decode"]["tokens_per_s"].get<double>() / 2);
 
-  // --tensor-split 3,1 over two devices: 24 and 8 of the 32 layers; the output layer on the last.
+  // --tensor-split 3,1 over two devices: llama.cpp splits 33 slots (32 layers and the output
+  // layer); slot i goes to the first device while i / 33 < 3/4, so layers 0..24 (25) there,
+  // 7 layers and the output layer on the second.
   auto split = base;
   split["devices"] = 2;
   split["tensor_split"] = {3, 1};
   auto two = llmcalc_test::estimate(split);
   REQUIRE(two["ok"] == true);
-  CHECK(two["result"]["memory"]["per_device"][0]["layers"] == 24);
-  CHECK(two["result"]["memory"]["per_device"][1]["layers"] == 8);
+  CHECK(two["result"]["memory"]["per_device"][0]["layers"] == 25);
+  CHECK(two["result"]["memory"]["per_device"][1]["layers"] == 7);
   auto bad = split;
   bad["tensor_split"] = {1};
   CHECK(llmcalc_test::estimate(bad)["issues"][0]["path"] == "/tensor_split");
 }
 
 TEST_CASE("Unified memory: the usable share of RAM is an assumption", "[memory][unified]") {
-  // M4 Max 64 GB: macOS wires at most 3/4 of RAM above 36 GB by default (48 GiB usable);
-  // `sysctl iogpu.wired_limit_mb` can raise it, here to 90%: 0.9 x 64 GiB = 57.6 GiB.
+  // M4 Max 64 GB: macOS wires at most 3/4 of RAM above 36 GB by default (48 GiB), and --fit
+  // leaves 1 GiB of it free: 47 GiB usable. `sysctl iogpu.wired_limit_mb` can raise the limit,
+  // here to 90%: 0.9 x 64 GiB - 1 GiB.
   nlohmann::json request = {{"model", "qwen3-32b"}, {"weights", "Q4_K_M"}, {"hardware", "m4-max-64gb"},
                             {"context_tokens", 8192}};
   auto standard = llmcalc_test::estimate(request);
   REQUIRE(standard["ok"] == true);
-  CHECK(standard["result"]["memory"]["usable_bytes"].get<int64_t>() == 48LL * 1073741824);
+  CHECK(standard["result"]["memory"]["usable_bytes"].get<int64_t>() == 47LL * 1073741824);
   request["assumptions"] = {{"unified_memory_fraction", 0.9}};
   auto raised = llmcalc_test::estimate(request);
   REQUIRE(raised["ok"] == true);
-  CHECK(raised["result"]["memory"]["usable_bytes"].get<int64_t>() == static_cast<int64_t>(0.9 * 64 * 1073741824.0));
+  CHECK(raised["result"]["memory"]["usable_bytes"].get<int64_t>() ==
+        static_cast<int64_t>(0.9 * 64 * 1073741824.0) - 1073741824LL);
   // A discrete card keeps its own rule.
   request["hardware"] = "rtx-4090";
   auto discrete = llmcalc_test::estimate(request);
-  CHECK(discrete["result"]["memory"]["usable_bytes"].get<int64_t>() == 24LL * 1073741824 - 512LL * 1048576);
+  CHECK(discrete["result"]["memory"]["usable_bytes"].get<int64_t>() ==
+        24LL * 1073741824 - 512LL * 1048576 - 1073741824LL);
 }

@@ -19,7 +19,7 @@
       container.appendChild(el('p', { class: 'error', text: answer.issues.map((i) => i.message).join(' ') }));
       return;
     }
-    const verdictRank = { comfortable: 0, tight: 1, oom: 2 };
+    const verdictRank = { comfortable: 0, tight: 1, offload: 2, oom: 3 };
     const table = LlmCalc.sortableTable({
       id: 'rank-table',
       rows: answer.result.rows,
@@ -33,8 +33,8 @@
           cell: (r) => r.weights + ' (' + f.number(r.bits_per_weight, 2) + ')' },
         { key: 'verdict', label: t('verdict'), ascending: true, value: (r) => verdictRank[r.verdict],
           cellClass: (r) => 'verdict-cell ' + r.verdict,
-          cell: (r) => t(r.verdict) + (r.offload
-            ? ' · ' + (r.offload.cpu_moe_layers ? '--n-cpu-moe ' + r.offload.cpu_moe_layers : '-ngl ' + r.offload.gpu_layers) : '') },
+          cell: (r) => t(r.verdict) + (r.verdict === 'offload' && r.fit
+            ? ' · ' + r.fit.host_expert_layers + ' ' + t('expert_layers_in_ram') : '') },
         { key: 'decode', label: t('decode'), value: (r) => r.decode.tokens_per_s,
           cell: (r) => f.speed(r.decode.tokens_per_s) + ' (' + f.speed(r.decode.low) + '–' + f.speed(r.decode.high) + ')' },
         { key: 'prefill', label: t('prefill'), value: (r) => r.prefill.tokens_per_s, cell: (r) => f.speed(r.prefill.tokens_per_s) },

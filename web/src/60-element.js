@@ -243,7 +243,7 @@
         field('engine', select('engine', catalog.engines)),
         field('hw', hwSelect),
         field('n', numberInput('n', 1, 1024)),
-        el('details', { class: 'advanced' }, el('summary', { text: t('offload') }),
+        el('details', { class: 'advanced' }, el('summary', { text: t('offload_section') }),
           field('ngl', numberInput('ngl', 0, 1025)),
           field('cmoe', numberInput('cmoe', 0, 1024))),
         el('details', { class: 'advanced', id: 'cost-assumptions' }, el('summary', { text: t('cost_assumptions') }),

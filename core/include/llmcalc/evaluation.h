@@ -17,7 +17,11 @@ struct Evaluation {
   MemoryEstimate memory;
   SpeedEstimate speed;
   SpeedRequest speed_request;  // as used, for follow-up speeds (other batch sizes)
+  int64_t context_tokens;      // the context the engine runs with (its own pick when auto)
 };
+
+/// Slots llama-server opens when -np is not given (tools/server, "n_parallel is set to auto").
+constexpr int64_t kLlamaServerAutoSlots = 4;
 
 /// The weight plan of a scenario, with a file's exact bytes (weights_bytes) applied. For catalog
 /// models (`model` must then be the catalog model scenario.model_id names) plans are cached.

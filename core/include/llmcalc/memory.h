@@ -1,10 +1,9 @@
-// Memory per inference engine: weights, KV cache, runtime buffers, the fit verdict and the
-// largest context that fits.
+// Memory per inference engine: weights, KV cache, runtime buffers, where each part is placed
+// (llama.cpp's --fit), the fit verdict and the largest context that fits.
 #pragma once
 
 #include <cstdint>
 #include <string>
-#include <vector>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -16,31 +15,46 @@
 
 namespace llmcalc {
 
-/// Engine settings; every default is an explicit, user-visible assumption.
+/// Engine settings; every default is the engine's own (the release in data/engines.json), and
+/// every one is a request key the user can change.
 struct EngineSettings {
   std::string engine = "llama.cpp";  // llama.cpp | ollama | vllm | sglang | mlx | transformers
-  int64_t ubatch_tokens = 512;       // llama.cpp -ub default
+  int64_t ubatch_tokens = 512;       // llama.cpp -ub default (Ollama: by context, see scenario)
   bool flash_attention = true;
-  double gpu_memory_utilization = 0.9;   // vLLM default
-  double mem_fraction_static = 0.88;     // SGLang default on large GPUs
-  int64_t max_num_batched_tokens = 8192; // vLLM V1 `vllm serve` default
-  int64_t reserved_bytes = 512 * kMiB;   // driver / CUDA context per discrete device (llama.cpp)
+  double gpu_memory_utilization = 0.92;  // vLLM default since v0.21 (PR #38284)
+  double mem_fraction_static = 0;        // SGLang; 0: computed from GPU memory as SGLang does
+  int64_t max_num_batched_tokens = 0;    // vLLM; 0: its default by GPU class
+  int64_t max_num_seqs = 0;              // vLLM; 0: its default by GPU class
+  int64_t kv_cache_memory_bytes = 0;     // vLLM --kv-cache-memory-bytes (0: profiled budget)
+  int64_t reserved_bytes = 512 * kMiB;   // driver / CUDA context per discrete device
   double comfortable_fraction = 0.9;     // verdict "comfortable" at or below this share of usable
   // Unified-memory and CPU machines: the share of RAM the engine may use (0: macOS's wired limit
   // on Apple silicon, RAM minus an OS share elsewhere). `sysctl iogpu.wired_limit_mb` raises it.
   double unified_memory_fraction = 0;
+  // llama.cpp / Ollama (llama-server).
+  bool fit = true;                         // --fit on (the default since PR #16653)
+  int64_t fit_target_bytes = 1024 * kMiB;  // --fit-target: free memory --fit leaves per device
+  int64_t fit_min_context_tokens = 4096;   // --fit-ctx: the context --fit may shrink to
+  bool kv_unified = false;                 // one KV stream for all slots (-kvu; auto slots)
+  int64_t cache_ram_bytes = 8192 * kMiB;   // --cache-ram: host prompt cache limit
+  int64_t context_checkpoints = 32;        // --ctx-checkpoints per slot
+  bool mtp = false;                        // --spec-type draft-mtp (models with MTP layers)
 };
 
 struct MemoryRequest {
-  int64_t context_tokens = 8192;
-  int64_t sequences = 1;
+  int64_t context_tokens = 8192;  // per sequence (unified llama.cpp: the shared pool)
+  int64_t sequences = 1;          // sequences with their own state (llama.cpp slots)
   int64_t devices = 1;
   KvType kv_type{"f16", 1, 2};
   EngineSettings engine;
   bool find_max_context = true;  // search the largest context that fits (max_context_tokens)
+  // The context was not given (llama-server without -c, vLLM --max-model-len auto): the engine
+  // picks it, starting from context_tokens (the model's native window).
+  bool context_auto = false;
   // llama.cpp placement: -ngl (layers on the GPUs, counting the output layer as n_layers + 1;
-  // -1 = all), --n-cpu-moe (expert tensors of the first N layers stay in system RAM) and
-  // --tensor-split (relative share of layers per device; empty = equal).
+  // -1 = automatic), --n-cpu-moe (expert tensors of the first N layers stay in system RAM) and
+  // --tensor-split (relative share of layers per device; empty = equal). Any of them set by the
+  // user pins the placement, and --fit leaves it alone.
   int64_t gpu_layers = -1;
   int64_t cpu_moe_layers = 0;
   std::vector<double> tensor_split;
@@ -52,9 +66,26 @@ struct DeviceMemory {
   int64_t weights_bytes = 0;
   int64_t kv_cache_bytes = 0;
   int64_t compute_bytes = 0;
-  int64_t total_bytes = 0;          // device memory needed, all devices (host RAM is in `host`)
+  int64_t total_bytes = 0;
   int64_t usable_bytes = 0;
-  int64_t layers = 0;
+  int64_t layers = 0;          // decoder layers whose attention runs here
+  int64_t expert_layers = 0;   // layers whose routed experts (all or part) sit here
+  // Host only: context checkpoints of the slots (sliding / recurrent models) and the ceiling of
+  // llama-server's prompt cache (--cache-ram; filled as prompts are cached, not at start).
+  int64_t checkpoint_bytes = 0;
+  int64_t prompt_cache_limit_bytes = 0;
+};
+
+/// What llama.cpp's --fit (common/fit.cpp) does before loading: nothing when the model fits
+/// with its margin, else a smaller context (only when -c is not given), then layers and expert
+/// tensors moved to system RAM. It gives up when -ngl, -ts or -ot/--n-cpu-moe are set.
+struct FitPlan {
+  std::string status;                // off | fits | context_reduced | offload | pinned | cannot_fit
+  int64_t context_tokens = 0;        // the context it runs with
+  int64_t gpu_layers = 0;            // -ngl it sets (repeating layers + output on the GPUs)
+  std::vector<int64_t> layers_per_device;    // -ts it sets
+  std::vector<int64_t> host_expert_layers;   // layers whose routed experts stay in system RAM
+  std::string tensor_overrides;      // the -ot pattern that reproduces it ("" when none)
 };
 
 struct MathLine {
@@ -71,21 +102,28 @@ struct MemoryEstimate {
   int64_t total_bytes = 0;          // device memory needed, all devices (host RAM is in `host`)
   int64_t usable_bytes = 0;
   int64_t headroom_bytes = 0;
-  std::string verdict;             // comfortable | tight | oom
+  std::string verdict;             // comfortable | tight | offload | oom
   double utilization = 0;          // total / usable at the tightest device or the system RAM
-  int64_t max_context_tokens = 0;  // per sequence, largest that fits (0 if none; -1 not searched)
+  int64_t max_context_tokens = 0;  // per sequence, largest that fits on the devices (0 if none)
   int64_t kv_pool_bytes = 0;       // vLLM / SGLang: memory the KV pool gets
   int64_t kv_capacity_tokens = -1; // vLLM / SGLang: tokens the KV pool holds (-1: n/a)
   double max_concurrent_sequences = -1;
+  int64_t mtp_bytes = 0;           // llama.cpp MTP draft context: layer weights, KV, compute
   KvBreakdown kv;
   std::vector<DeviceMemory> per_device;
   DeviceMemory host;                       // system RAM: offloaded layers, experts, token_embd
+  FitPlan fit;                             // llama.cpp / Ollama only (status "" elsewhere)
   int64_t offloaded_read_bytes_per_token = 0;  // weights + KV a decode step reads from RAM
   std::vector<MathLine> math;
 };
 
-/// Memory the device offers to the engine: discrete GPUs minus the reserve, Apple unified memory
-/// to the default GPU wired limit, other unified / CPU systems minus an OS share.
+/// Memory a device offers the engine before the engine's own margins: discrete GPUs minus the
+/// driver reserve, Apple unified memory to the default GPU wired limit, other unified / CPU
+/// systems minus an OS share.
+int64_t device_memory_bytes(const Hardware& hardware, const EngineSettings& engine);
+
+/// What the verdict compares a device's total with: device_memory_bytes less llama.cpp's --fit
+/// margin on GPUs; for vLLM / SGLang the share of memory they budget.
 int64_t usable_memory_bytes(const Hardware& hardware, const EngineSettings& engine);
 
 MemoryEstimate estimate_memory(const ModelSpec& model, const WeightPlan& weights,

@@ -33,6 +33,7 @@ struct AttentionGeometry {
   int64_t kv_lora_rank = 0;        // MLA latent width
   int64_t qk_rope_head_dim = 0;    // MLA decoupled RoPE key width
   int64_t state_elements_per_seq = 0;  // linear / ssm: recurrent + conv state per sequence
+  int64_t indexer_head_dim = 0;    // DeepSeek sparse attention: lightning-indexer key width (0: none)
 };
 
 struct MlpGeometry {
@@ -101,6 +102,7 @@ struct ModelSpec {
   int64_t n_layers = 0;
   int64_t max_context_tokens = 0;
   bool tied_embeddings = false;
+  int64_t mtp_layers = 0;  // multi-token-prediction layers the checkpoint ships (speculative drafts)
   std::vector<LayerSpec> layers;
   std::vector<TensorSpec> tensors;
   ParamCounts params;

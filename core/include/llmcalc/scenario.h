@@ -26,6 +26,10 @@ struct Scenario {
   int64_t weights_bytes = 0;  // exact tensor bytes read from a file (0: computed from the format)
   KvType kv_type{"f16", 1, 2};
   int64_t context_tokens = 8192;
+  // context_tokens 0 in the request: the engine picks the context (llama-server without -c,
+  // Ollama's default by VRAM, vLLM --max-model-len auto); context_tokens then holds the start
+  // (the native window, or Ollama's choice) and the evaluation the engine's final choice.
+  bool context_auto = false;
   int64_t prompt_tokens = 512;
   int64_t batch = 1;
   int64_t devices = 1;

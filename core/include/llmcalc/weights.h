@@ -35,7 +35,13 @@ struct WeightPlan {
   // apart), the output layer with model-level tensors, and the token embedding.
   std::vector<int64_t> layer_dense_bytes;
   std::vector<int64_t> layer_expert_bytes;
+  std::vector<int64_t> layer_expert_down_bytes;  // of layer_expert_bytes: the down projection
+  std::vector<int64_t> layer_expert_max_bytes;   // the largest single expert tensor of the layer
+  std::vector<int64_t> layer_dense_max_bytes;    // the largest single non-expert tensor
   int64_t output_layer_bytes = 0;
+  // Multi-token-prediction layers: GGUF files carry them but llama.cpp loads them only for MTP
+  // speculative decoding (--spec-type draft-mtp), so they are kept apart from total_bytes.
+  int64_t mtp_bytes = 0;
   double bits_per_weight() const;
 };
 

@@ -1,0 +1,36 @@
+// Internal: what every engine's memory model returns for one context, shared by memory.cpp
+// (verdict, largest context, JSON) and the per-engine files (llama_cpp_memory.cpp,
+// server_memory.cpp).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "llmcalc/memory.h"
+
+namespace llmcalc {
+
+/// One engine's memory at one context: per device, host RAM, and whether each place fits.
+struct EngineTotals {
+  KvBreakdown kv;
+  int64_t compute = 0;   // compute buffers / activation peak, all devices
+  int64_t runtime = 0;   // non-torch memory and CUDA graphs, all devices
+  int64_t mtp = 0;       // llama.cpp MTP draft context, all devices
+  std::vector<DeviceMemory> devices;
+  DeviceMemory host;
+  double worst_ratio = 0;    // largest total / usable over devices and the host RAM
+  bool fits = true;          // every device and the host within its usable memory
+  bool offloaded = false;    // layers or experts sit in system RAM (llama.cpp placement)
+  int64_t offloaded_read_bytes_per_token = 0;  // what a decode step reads from system RAM
+};
+
+/// Worst ratio and fit over devices and (when it holds anything) the host.
+void finish_totals(EngineTotals& t, bool host_counts);
+
+bool is_llama_cpp_family(const std::string& engine);
+bool is_paged_server(const std::string& engine);
+
+/// The KV request an engine makes for `context_tokens` per sequence.
+KvRequest engine_kv_request(const MemoryRequest& request, int64_t context_tokens);
+
+}  // namespace llmcalc

@@ -1,0 +1,539 @@
+// llama.cpp / Ollama (llama-server) memory as of llama.cpp b10256 (6c8dcaa, 2026-08):
+// - placement: layers [n - ngl, n) and the output layer on the GPUs in proportion to -ts, the
+//   rest in system RAM; --n-cpu-moe keeps the expert tensors of the first N layers in RAM
+//   (src/llama-model.cpp load_tensors, common/arg.cpp); token_embd always stays in RAM.
+// - compute buffers (sched_reserve) at n_ubatch tokens with only the sequences' last rows as
+//   outputs: the FFN live set, 4 x n_ff f32 per token for a dense layer and
+//   2 x n_expert_used x (n_embd + n_ff_exp) for MUL_MAT_ID, which copies its input per expert;
+//   without flash attention the f32 KQ scores of one layer; DeepSeek sparse attention keeps two
+//   f32 [n_kv x n_ubatch] buffers (indexer scores and the top-k mask, src/models/deepseek32.cpp,
+//   PR #23346); weights kept in RAM are copied to the GPU for batches of 32+ tokens (op offload),
+//   two of their largest tensors at a time. The host buffer holds the f32 KQ masks.
+//   Checked against the sched_reserve lines of tests/data/engine_logs.json.
+// - --fit (common/fit.cpp, PRs #16653, #18070, #18679): margin --fit-target per device, context
+//   reduction when -c is not given, then layers filled back to front (MoE: dense parts first,
+//   experts in RAM) and expert tensors brought back front to back, with one partial layer.
+#include "llama_cpp_memory.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+namespace llmcalc {
+namespace {
+
+constexpr int64_t kOsShareBytes = 4 * kGiB;   // RAM left to the OS on unified / CPU systems
+constexpr int64_t kOpOffloadMinBatch = 32;    // ggml-backend offloads ops from 32-row batches
+constexpr int64_t kCheckpointStepTokens = 8192;  // server --checkpoint-min-step (b10256)
+
+/// Where each layer's tensors live. Device -1 is system RAM.
+struct LayerPlacement {
+  std::vector<int> device;           // per layer
+  std::vector<double> expert_share;  // per layer: share of its routed-expert bytes kept with it
+  std::vector<int> overflow;         // per layer: where the rest of its experts go
+  int output_device = -1;
+};
+
+int devices_of(const MemoryRequest& request) {
+  return static_cast<int>(std::max<int64_t>(1, request.devices));
+}
+
+bool uses_gpus(const Hardware& hardware) { return hardware.kind == "discrete"; }
+
+// Blocks of the GGUF: the decoder layers, and for GLM-4.5 and later the MTP (nextn) layers,
+// which convert_hf_to_gguf.py (Glm4MoeModel) counts in block_count. They take a slot of the
+// layer split; their weights load only with MTP drafting.
+int64_t gguf_blocks(const ModelSpec& model) {
+  bool nextn_blocks = model.model_type == "glm4_moe" || model.model_type == "glm_moe_dsa";
+  return model.n_layers + (nextn_blocks ? model.mtp_layers : 0);
+}
+
+// The placement the user's flags give: -ngl (default all), -ts (default equal), --n-cpu-moe.
+// -ngl counts blocks and the output layer, the last ones first; -ts splits those slots in
+// order (load_tensors: the output layer is one more slot, il / act_gpu_layers).
+LayerPlacement flag_placement(const LlamaCppInputs& in) {
+  const MemoryRequest& r = in.request;
+  int64_t n = in.model.n_layers;
+  int64_t blocks = gguf_blocks(in.model);
+  int devices = devices_of(r);
+  int64_t gpu_layers = r.gpu_layers < 0 ? blocks + 1 : std::min(r.gpu_layers, blocks + 1);
+  int64_t first_gpu_block = blocks - std::min(gpu_layers, blocks);
+  std::vector<double> split(static_cast<std::size_t>(devices), 1.0);
+  if (static_cast<int>(r.tensor_split.size()) == devices) split = r.tensor_split;
+  double split_sum = 0;
+  for (double v : split) split_sum += v;
+  LayerPlacement p;
+  p.device.assign(static_cast<std::size_t>(n), -1);
+  p.expert_share.assign(static_cast<std::size_t>(n), 1.0);
+  p.overflow.assign(static_cast<std::size_t>(n), -1);
+  int64_t slots = std::max<int64_t>(1, gpu_layers);
+  for (int64_t i = first_gpu_block; i < n; ++i) {
+    double position = static_cast<double>(i - first_gpu_block) / static_cast<double>(slots);
+    std::size_t d = 0;
+    double acc = split[0] / split_sum;
+    while (position >= acc && d + 1 < split.size()) acc += split[++d] / split_sum;
+    p.device[static_cast<std::size_t>(i)] = static_cast<int>(d);
+    if (i < r.cpu_moe_layers) p.expert_share[static_cast<std::size_t>(i)] = 0.0;
+  }
+  p.output_device = gpu_layers > blocks ? devices - 1 : -1;
+  return p;
+}
+
+int64_t max_heads(const ModelSpec& model) {
+  int64_t heads = 0;
+  for (const LayerSpec& layer : model.layers) heads = std::max(heads, layer.attention.n_q_heads);
+  return heads;
+}
+
+// f32 elements per ubatch token of the largest FFN live set.
+int64_t ffn_live_elements(const ModelSpec& model) {
+  int64_t live = 0;
+  for (const LayerSpec& layer : model.layers) {
+    const MlpGeometry& m = layer.mlp;
+    live = std::max(live, 4 * std::max(m.intermediate, m.shared_intermediate));
+    if (m.moe) {
+      live = std::max(live, 2 * m.n_experts_active * (model.hidden_size + m.expert_intermediate));
+    }
+  }
+  return live;
+}
+
+bool has_indexer(const ModelSpec& model) {
+  for (const LayerSpec& layer : model.layers) {
+    if (layer.attention.indexer_head_dim > 0) return true;
+  }
+  return false;
+}
+
+// Cells of one sliding-window stream (the host's mask buffer and its f16 copy on the device),
+// as llama-kv-cache-iswa.cpp sizes them; 0 without sliding layers.
+int64_t window_cells(const ModelSpec& model, const KvRequest& kv, int64_t stream_cells) {
+  for (const LayerSpec& layer : model.layers) {
+    const AttentionGeometry& a = layer.attention;
+    if (a.kind == AttentionKind::sliding || a.kind == AttentionKind::chunked) {
+      int64_t span = a.window_tokens * (kv.unified ? kv.sequences : 1) + kv.ubatch_tokens;
+      return (std::min(stream_cells, span) + kLlamaCppKvPadding - 1) / kLlamaCppKvPadding * kLlamaCppKvPadding;
+    }
+  }
+  return 0;
+}
+
+// Bytes one context checkpoint of one sequence holds: the sliding layers' last window and the
+// recurrent state (server-context.cpp create_checkpoint, LLAMA_STATE_SEQ_FLAGS_PARTIAL_ONLY).
+int64_t checkpoint_bytes(const ModelSpec& model, const KvType& type) {
+  int64_t bytes = 0;
+  for (const LayerSpec& layer : model.layers) {
+    const AttentionGeometry& a = layer.attention;
+    if (a.kind == AttentionKind::sliding || a.kind == AttentionKind::chunked) {
+      bytes += kv_row_bytes(model, a, type, KvLayout::llama_cpp) * a.window_tokens;
+    }
+    bytes += a.state_elements_per_seq * 4;
+  }
+  return bytes;
+}
+
+// MTP draft context (PR #22673): the MTP layers' weights, their KV cache and a compute buffer
+// holding the drafted logits (ubatch x vocab f32: 490 MiB for Qwen3.6 at -ub 512).
+int64_t mtp_context_bytes(const LlamaCppInputs& in, const KvBreakdown& kv) {
+  const ModelSpec& m = in.model;
+  if (!in.request.engine.mtp || m.mtp_layers <= 0 || m.layers.empty()) return 0;
+  int64_t row = 0;
+  for (const LayerSpec& layer : m.layers) {
+    if (layer.attention.kind == AttentionKind::full || layer.attention.kind == AttentionKind::mla) {
+      row = kv_row_bytes(m, layer.attention, in.request.kv_type, KvLayout::llama_cpp);
+    }
+  }
+  return in.weights.mtp_bytes + m.mtp_layers * row * kv.cells +
+         in.request.engine.ubatch_tokens * m.vocab_size * 4;
+}
+
+EngineTotals measure(const LlamaCppInputs& in, const LayerPlacement& p, int64_t context) {
+  const ModelSpec& model = in.model;
+  const WeightPlan& w = in.weights;
+  const MemoryRequest& r = in.request;
+  const EngineSettings& engine = r.engine;
+  EngineTotals t;
+  t.kv = kv_cache_bytes(model, r.kv_type, engine_kv_request(r, context));
+  int devices = devices_of(r);
+  t.devices.assign(static_cast<std::size_t>(devices), DeviceMemory{});
+  t.host = DeviceMemory{};
+  auto at = [&](int d) -> DeviceMemory& {
+    return d < 0 ? t.host : t.devices[static_cast<std::size_t>(d)];
+  };
+  t.host.weights_bytes = w.token_embd_bytes;
+  double active_share = w.expert_bytes > 0 ? static_cast<double>(w.active_expert_bytes) /
+                                                 static_cast<double>(w.expert_bytes)
+                                           : 0.0;
+  double host_reads = 0;
+  std::vector<int64_t> copies(static_cast<std::size_t>(devices), 0);  // op-offload copies
+  const int64_t ubatch = engine.ubatch_tokens;
+  for (std::size_t i = 0; i < static_cast<std::size_t>(model.n_layers); ++i) {
+    int d = p.device[i];
+    DeviceMemory& home = at(d);
+    int64_t kv = t.kv.per_layer_bytes.empty() ? 0 : t.kv.per_layer_bytes[i];
+    home.weights_bytes += w.layer_dense_bytes[i];
+    home.kv_cache_bytes += kv;
+    ++home.layers;
+    if (d < 0) host_reads += static_cast<double>(w.layer_dense_bytes[i] + kv);
+    int64_t experts = w.layer_expert_bytes[i];
+    if (experts > 0) {
+      auto kept = static_cast<int64_t>(std::llround(static_cast<double>(experts) * p.expert_share[i]));
+      home.weights_bytes += kept;
+      if (kept > 0) ++home.expert_layers;
+      if (experts - kept > 0) {
+        DeviceMemory& rest = at(p.overflow[i]);
+        rest.weights_bytes += experts - kept;
+        ++rest.expert_layers;
+      }
+      if (d < 0) host_reads += active_share * static_cast<double>(kept);
+      if (p.overflow[i] < 0) host_reads += active_share * static_cast<double>(experts - kept);
+    }
+    // Weights in RAM are copied to a GPU for batched matmuls: host layers to the first device,
+    // a GPU layer's RAM-resident experts to its own.
+    if (uses_gpus(in.hardware) && ubatch >= kOpOffloadMinBatch) {
+      bool host_experts = experts > 0 && (d < 0 || (p.overflow[i] < 0 && p.expert_share[i] < 1.0));
+      int64_t largest = host_experts ? w.layer_expert_max_bytes[i] : d < 0 ? w.layer_dense_max_bytes[i] : 0;
+      std::size_t target = static_cast<std::size_t>(std::max(d, 0));
+      copies[target] = std::max(copies[target], 2 * largest);
+    }
+  }
+  at(p.output_device).weights_bytes += w.output_layer_bytes;
+  if (p.output_device < 0) host_reads += static_cast<double>(w.output_layer_bytes);
+
+  // Cells one ubatch attends over: one stream's.
+  int64_t stream_cells = t.kv.cells / (engine.kv_unified ? 1 : std::max<int64_t>(1, r.sequences));
+  // The FFN live set, and the KQ masks (full and sliding caches) on the device: CUDA and ROCm
+  // copy the f32 input and cast it to f16 for flash attention (6 B per cell and token), Metal
+  // keeps 4 B, Vulkan 2 B (sched_reserve lines in tests/data/engine_logs.json); DeepSeek sparse
+  // attention replaces the mask with its own two f32 buffers (indexer scores and top-k mask).
+  // Without flash attention one layer's f32 KQ scores.
+  int64_t swa_cells = window_cells(model, engine_kv_request(r, context), stream_cells);
+  bool sparse = has_indexer(model);
+  int64_t dsa_buffer = sparse ? stream_cells * ubatch * 4 : 0;
+  int64_t mask_bytes = in.hardware.backend == "vulkan" ? 2 : in.hardware.backend == "metal" ? 4 : 6;
+  int64_t act = ubatch * 4 * ffn_live_elements(model) +
+                (sparse ? 0 : ubatch * mask_bytes * (stream_cells + swa_cells));
+  if (!engine.flash_attention) act += ubatch * stream_cells * max_heads(model) * 4;
+  int64_t outputs = r.sequences * model.vocab_size * 4;
+  t.mtp = mtp_context_bytes(in, t.kv);
+  for (int d = 0; d < devices; ++d) {
+    DeviceMemory& device = t.devices[static_cast<std::size_t>(d)];
+    bool busy = device.layers > 0 || d == p.output_device;
+    int64_t copy = copies[static_cast<std::size_t>(d)];
+    // With an op-offload copy in the same graph split, one of the two DSA buffers is freed
+    // first (GLM-5.2 at 768K: 1 x n_kv x n_ubatch on the device with RAM experts, 2 x elsewhere).
+    device.compute_bytes = busy ? act + copy + (copy > 0 ? 1 : 2) * dsa_buffer : 0;
+    if (d == p.output_device) device.compute_bytes += outputs + t.mtp;
+    device.total_bytes = device.weights_bytes + device.kv_cache_bytes + device.compute_bytes;
+  }
+  // Host compute: the f32 KQ masks (full and sliding) built for each ubatch, and the CPU's own
+  // live set when it runs layers.
+  t.host.compute_bytes = ubatch * 4 * (stream_cells + swa_cells);
+  bool cpu_only = in.hardware.kind == "cpu";
+  if (t.host.layers > 0 || cpu_only) t.host.compute_bytes += act;
+  if (cpu_only) t.host.compute_bytes += outputs + t.mtp;
+  int64_t model_checkpoint = checkpoint_bytes(model, r.kv_type);
+  if (model_checkpoint > 0 && engine.context_checkpoints > 0) {
+    int64_t per_slot = std::min(engine.context_checkpoints, std::max<int64_t>(1, context / kCheckpointStepTokens));
+    int64_t slots = engine.kv_unified ? 1 : r.sequences;
+    t.host.checkpoint_bytes = model_checkpoint * per_slot * slots;
+  }
+  t.host.prompt_cache_limit_bytes = engine.cache_ram_bytes;
+  t.host.total_bytes = t.host.weights_bytes + t.host.kv_cache_bytes + t.host.compute_bytes +
+                       t.host.checkpoint_bytes;
+
+  int64_t usable = usable_memory_bytes(in.hardware, engine);
+  int64_t device_sum = 0;
+  for (DeviceMemory& device : t.devices) {
+    device.usable_bytes = usable;
+    device_sum += device.total_bytes;
+  }
+  t.compute = 0;
+  for (const DeviceMemory& device : t.devices) t.compute += device.compute_bytes;
+  t.offloaded = t.host.layers > 0 || t.host.expert_layers > 0 || p.output_device < 0;
+  if (uses_gpus(in.hardware)) {
+    t.host.usable_bytes = std::max<int64_t>(0, r.system_memory_bytes - kOsShareBytes);
+    t.offloaded_read_bytes_per_token = static_cast<int64_t>(host_reads);
+  } else {
+    // Unified memory and CPUs: one pool, so what sits "in RAM" lands beside the device's share.
+    t.devices.front().total_bytes += t.host.total_bytes;
+    t.host.usable_bytes = 0;
+  }
+  finish_totals(t, uses_gpus(in.hardware));
+  return t;
+}
+
+bool devices_fit(const EngineTotals& t) {
+  for (const DeviceMemory& device : t.devices) {
+    if (device.total_bytes > device.usable_bytes) return false;
+  }
+  return true;
+}
+
+int64_t device_sum(const EngineTotals& t) {
+  int64_t sum = 0;
+  for (const DeviceMemory& device : t.devices) sum += device.total_bytes;
+  return sum;
+}
+
+constexpr int64_t kContextStep = 256;
+
+// Step 2 of common_params_fit_impl: interpolate the context between --fit-ctx and the trained
+// context on the projected device memory, rounded down to 256. Negative (minus --fit-ctx) when
+// even --fit-ctx does not fit: the context stays there and layers move next.
+int64_t reduced_context(const LlamaCppInputs& in, const LayerPlacement& base, int64_t full_context,
+                        const EngineTotals& at_full) {
+  const EngineSettings& engine = in.request.engine;
+  int64_t min_context = engine.fit_min_context_tokens;
+  int devices = devices_of(in.request);
+  double target = 0;
+  for (const DeviceMemory& device : at_full.devices) target += static_cast<double>(device.usable_bytes);
+  if (devices > 1) {
+    // Safety term for the layer split: (devices + 1) x model bytes per layer / (dense ? 2 : 6).
+    double model_bytes = 0;
+    for (const DeviceMemory& device : at_full.devices) model_bytes += static_cast<double>(device.weights_bytes);
+    double per_layer = model_bytes / static_cast<double>(std::max<int64_t>(1, in.model.n_layers));
+    target -= static_cast<double>(devices + 1) * per_layer / (in.weights.expert_bytes > 0 ? 6.0 : 2.0);
+  }
+  double used_min = static_cast<double>(device_sum(measure(in, base, min_context)));
+  double used_full = static_cast<double>(device_sum(at_full));
+  if (target <= used_min || used_full <= used_min) return -min_context;  // not enough even then
+  double context = static_cast<double>(min_context) +
+                   static_cast<double>(full_context - min_context) * (target - used_min) / (used_full - used_min);
+  auto rounded = static_cast<int64_t>(context) / kContextStep * kContextStep;
+  return std::min(full_context, std::max(min_context, rounded));
+}
+
+// Largest count in [0, high] for which `fits(count)` holds, assuming it is monotonic.
+template <typename Fits>
+int64_t largest_fitting(int64_t high, Fits fits) {
+  int64_t low = 0;
+  if (fits(high)) return high;
+  while (high - low > 1) {
+    int64_t mid = low + (high - low) / 2;
+    if (fits(mid)) {
+      low = mid;
+    } else {
+      high = mid;
+    }
+  }
+  return low;
+}
+
+std::string layer_alternation(const std::vector<int64_t>& layers) {
+  std::string out;
+  for (int64_t layer : layers) out += (out.empty() ? "" : "|") + std::to_string(layer);
+  return out;
+}
+
+// How many slots (layers; the output layer is slot n) a device holds, how many of them are
+// "partial" (their routed experts elsewhere), and what the first partial one keeps
+// (common/fit.cpp ngl_t and common_layer_fraction_t).
+enum class Fraction { moe, up, gate, attn };
+struct DeviceSlots {
+  int64_t n_layer = 0;
+  int64_t n_part = 0;
+  Fraction first_part = Fraction::moe;
+  bool overflow_to_next = false;  // the first partial layer overflows to the next device
+  int64_t n_full() const { return n_layer - n_part; }
+};
+
+// set_ngl_tensor_split_tbo: the first n + 1 - sum(n_layer) slots stay in RAM, then each device
+// in turn takes its full layers and its partial ones.
+LayerPlacement to_placement(const LlamaCppInputs& in, const std::vector<DeviceSlots>& slots) {
+  int64_t n = in.model.n_layers;
+  int64_t blocks = gguf_blocks(in.model);
+  LayerPlacement p;
+  p.device.assign(static_cast<std::size_t>(n), -1);
+  p.expert_share.assign(static_cast<std::size_t>(n), 1.0);
+  p.overflow.assign(static_cast<std::size_t>(n), -1);
+  p.output_device = -1;
+  int64_t used = 0;
+  for (const DeviceSlots& d : slots) used += d.n_layer;
+  int64_t slot = blocks + 1 - used;
+  for (std::size_t d = 0; d < slots.size(); ++d) {
+    for (int64_t k = 0; k < slots[d].n_layer; ++k, ++slot) {
+      if (slot == blocks) p.output_device = static_cast<int>(d);
+      if (slot >= n) continue;  // an MTP block or the output layer
+      auto i = static_cast<std::size_t>(slot);
+      p.device[i] = static_cast<int>(d);
+      if (k < slots[d].n_full()) continue;
+      bool first = k == slots[d].n_full();
+      Fraction fraction = first ? slots[d].first_part : Fraction::moe;
+      double experts = static_cast<double>(in.weights.layer_expert_bytes[i]);
+      double down = static_cast<double>(in.weights.layer_expert_down_bytes[i]);
+      // ATTN and MOE keep none of the experts; UP keeps ffn_up, GATE ffn_up and ffn_gate.
+      double kept = fraction == Fraction::gate ? experts - down
+                    : fraction == Fraction::up ? (experts - down) / 2.0
+                                               : 0.0;
+      p.expert_share[i] = experts > 0 ? kept / experts : 1.0;
+      p.overflow[i] = first && slots[d].overflow_to_next ? static_cast<int>(d) + 1 : -1;
+    }
+  }
+  return p;
+}
+
+// Steps 3 and 4 of common_params_fit_impl: fill the devices back to front with whole layers
+// (MoE: "dense-only" layers, experts in RAM; the last device's output layer always whole), then
+// for MoE models whose dense parts all fit, convert dense-only layers into full layers on the
+// devices front to back, and fit part of one more layer on each.
+LayerPlacement place_layers(const LlamaCppInputs& in, int64_t context) {
+  int64_t blocks = gguf_blocks(in.model);
+  int devices = devices_of(in.request);
+  bool moe = in.weights.expert_bytes > 0;
+  auto used = [&](const std::vector<DeviceSlots>& slots) {
+    return measure(in, to_placement(in, slots), context);
+  };
+  auto fits = [](const EngineTotals& t, std::size_t d) {
+    return t.devices[d].total_bytes <= t.devices[d].usable_bytes;
+  };
+  std::vector<DeviceSlots> slots(static_cast<std::size_t>(devices));
+  for (int d = devices - 1; d >= 0; --d) {
+    auto id = static_cast<std::size_t>(d);
+    int64_t unassigned = blocks + 1;
+    for (std::size_t later = id + 1; later < slots.size(); ++later) unassigned -= slots[later].n_layer;
+    int64_t count = largest_fitting(unassigned, [&](int64_t k) {
+      std::vector<DeviceSlots> trial = slots;
+      trial[id].n_layer = k;
+      if (moe) trial[id].n_part = d == devices - 1 ? std::max<int64_t>(0, k - 1) : k;
+      return fits(used(trial), id);
+    });
+    slots[id].n_layer = count;
+    if (moe) slots[id].n_part = d == devices - 1 ? std::max<int64_t>(0, count - 1) : count;
+  }
+  if (!moe) return to_placement(in, slots);
+  // Only when the dense parts of every layer fit with all experts in RAM.
+  LayerPlacement all_dense = flag_placement(in);
+  std::fill(all_dense.expert_share.begin(), all_dense.expert_share.end(), 0.0);
+  EngineTotals dense = measure(in, all_dense, context);
+  double surplus = 0;
+  for (const DeviceMemory& device : dense.devices) {
+    surplus += static_cast<double>(device.usable_bytes - device.total_bytes);
+  }
+  if (surplus <= 0) return to_placement(in, slots);
+
+  std::size_t dense_start = slots.size();
+  for (std::size_t id = slots.size(); id-- > 0;) {
+    if (slots[id].n_layer == 0) break;
+    dense_start = id;
+  }
+  if (dense_start >= slots.size()) return to_placement(in, slots);
+  // Moves `count` dense-only layers, from dense_start onwards, to device `id` as full layers.
+  auto convert = [&](std::vector<DeviceSlots> from, std::size_t& start, std::size_t id, int64_t count) {
+    for (; start < from.size() && count > 0;) {
+      int64_t take = std::min(count, from[start].n_part);
+      from[start].n_layer -= take;
+      from[start].n_part -= take;
+      from[id].n_layer += take;
+      count -= take;
+      if (from[start].n_part > 0) break;
+      ++start;
+    }
+    return from;
+  };
+  for (std::size_t id = 0; id <= dense_start && dense_start < slots.size(); ++id) {
+    int64_t movable = 0;
+    for (std::size_t j = dense_start; j < slots.size(); ++j) movable += slots[j].n_part;
+    int64_t count = largest_fitting(movable, [&](int64_t k) {
+      std::size_t start = dense_start;
+      return fits(used(convert(slots, start, id, k)), id);
+    });
+    slots = convert(slots, dense_start, id, count);
+    if (dense_start >= slots.size() || slots[dense_start].n_layer <= (id + 1 < slots.size() ? 0 : 1)) continue;
+    // Part of one more layer: UP, then GATE; ATTN when UP does not fit.
+    std::vector<DeviceSlots> trial = slots;
+    std::size_t trial_start = dense_start;
+    --trial[trial_start].n_layer;
+    --trial[trial_start].n_part;
+    ++trial[id].n_layer;
+    ++trial[id].n_part;
+    if (trial[trial_start].n_part == 0) ++trial_start;
+    trial[id].overflow_to_next = id + 1 < slots.size();
+    auto accept = [&](Fraction fraction) {
+      trial[id].first_part = fraction;
+      EngineTotals t = used(trial);
+      if (!fits(t, id) || (id + 1 < slots.size() && !fits(t, id + 1))) return false;
+      slots = trial;
+      dense_start = trial_start;
+      return true;
+    };
+    if (accept(Fraction::up)) {
+      accept(Fraction::gate);
+    } else {
+      accept(Fraction::attn);
+    }
+  }
+  return to_placement(in, slots);
+}
+
+FitPlan describe(const LlamaCppInputs& in, const LayerPlacement& p, int64_t context, std::string status) {
+  FitPlan fit;
+  fit.status = std::move(status);
+  fit.context_tokens = context;
+  int64_t n = in.model.n_layers;
+  fit.layers_per_device.assign(static_cast<std::size_t>(devices_of(in.request)), 0);
+  for (int64_t i = 0; i < n; ++i) {
+    int d = p.device[static_cast<std::size_t>(i)];
+    if (d >= 0) ++fit.layers_per_device[static_cast<std::size_t>(d)];
+    if (in.weights.layer_expert_bytes[static_cast<std::size_t>(i)] > 0 &&
+        p.expert_share[static_cast<std::size_t>(i)] < 1.0) {
+      fit.host_expert_layers.push_back(i);
+    }
+  }
+  for (int64_t count : fit.layers_per_device) fit.gpu_layers += count;
+  if (p.output_device >= 0) fit.gpu_layers += 1;
+  std::vector<int64_t> whole;  // layers on a GPU whose experts all stay in RAM
+  for (int64_t i : fit.host_expert_layers) {
+    if (p.device[static_cast<std::size_t>(i)] >= 0 && p.expert_share[static_cast<std::size_t>(i)] == 0.0) {
+      whole.push_back(i);
+    }
+  }
+  if (!whole.empty()) {
+    fit.tensor_overrides = "blk\\.(" + layer_alternation(whole) + ")\\.ffn_(up|down|gate)_exps=CPU";
+  }
+  return fit;
+}
+
+}  // namespace
+
+EngineTotals llama_cpp_totals(const LlamaCppInputs& in, int64_t context_tokens) {
+  return measure(in, flag_placement(in), context_tokens);
+}
+
+LlamaCppRun llama_cpp_run(const LlamaCppInputs& in, int64_t context_tokens, bool context_auto) {
+  const MemoryRequest& r = in.request;
+  const EngineSettings& engine = r.engine;
+  LayerPlacement base = flag_placement(in);
+  LlamaCppRun run;
+  run.totals = measure(in, base, context_tokens);
+  if (!engine.fit) {
+    run.fit = describe(in, base, context_tokens, "off");
+    return run;
+  }
+  if (devices_fit(run.totals)) {
+    run.fit = describe(in, base, context_tokens, "fits");
+    return run;
+  }
+  int64_t context = context_tokens;
+  bool gpus = uses_gpus(in.hardware);
+  if (context_auto && context > engine.fit_min_context_tokens) {
+    int64_t reduced = reduced_context(in, base, context, run.totals);
+    context = std::abs(reduced);
+    run.totals = measure(in, base, context);
+    if (reduced > 0 && (devices_of(r) <= 1 || !gpus || devices_fit(run.totals))) {
+      run.fit = describe(in, base, context, "context_reduced");
+      return run;
+    }
+  }
+  bool pinned = r.gpu_layers >= 0 || r.cpu_moe_layers > 0 || !r.tensor_split.empty();
+  if (pinned || !gpus) {
+    run.fit = describe(in, base, context, pinned ? "pinned" : "cannot_fit");
+    return run;
+  }
+  LayerPlacement placed = place_layers(in, context);
+  run.totals = measure(in, placed, context);
+  run.fit = describe(in, placed, context, devices_fit(run.totals) ? "offload" : "cannot_fit");
+  return run;
+}
+
+}  // namespace llmcalc

@@ -1,0 +1,32 @@
+// Internal: llama.cpp / Ollama (llama-server) memory: where each layer, expert tensor and cache
+// row lives, the compute buffers, and the placement --fit chooses.
+#pragma once
+
+#include <cstdint>
+
+#include "engine_memory.h"
+
+namespace llmcalc {
+
+struct LlamaCppInputs {
+  const ModelSpec& model;
+  const WeightPlan& weights;
+  const Hardware& hardware;
+  const MemoryRequest& request;
+};
+
+/// Memory at `context` with the placement the user's flags give (-ngl, -ts, --n-cpu-moe; all
+/// layers on the GPUs by default), before --fit changes anything.
+EngineTotals llama_cpp_totals(const LlamaCppInputs& in, int64_t context_tokens);
+
+struct LlamaCppRun {
+  EngineTotals totals;
+  FitPlan fit;
+};
+
+/// What llama-server runs with: the placement and context --fit chooses (common/fit.cpp at
+/// b10256), starting from `context_tokens`; with `context_auto` (-c not given) it may shrink the
+/// context down to --fit-ctx first.
+LlamaCppRun llama_cpp_run(const LlamaCppInputs& in, int64_t context_tokens, bool context_auto);
+
+}  // namespace llmcalc

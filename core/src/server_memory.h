@@ -1,0 +1,33 @@
+// Internal: vLLM (V1) and SGLang memory: the budget each engine gives its KV pool.
+#pragma once
+
+#include <cstdint>
+
+#include "engine_memory.h"
+
+namespace llmcalc {
+
+/// Per device at `context_tokens` x sequences: weights, the KV those sequences need, the
+/// activation peak and runtime (CUDA graphs, non-torch memory), against the engine's budget.
+EngineTotals server_totals(const ModelSpec& model, const WeightPlan& weights, const Hardware& hardware,
+                           const MemoryRequest& request, int64_t context_tokens);
+
+/// Bytes the KV pool on one device can give, and what one more token of context costs there
+/// (tensor parallel shards KV heads, never an MLA latent or a head shared by several ranks).
+struct ServerPool {
+  int64_t pool_bytes = 0;           // per device
+  int64_t bytes_per_token = 0;      // per device
+  int64_t fixed_bytes = 0;          // per device: recurrent states and sliding windows
+};
+ServerPool server_pool(const ModelSpec& model, const WeightPlan& weights, const Hardware& hardware,
+                       const MemoryRequest& request, int64_t context_tokens);
+
+/// vLLM's defaults by GPU class (engine/arg_utils.py _set_default_args, `vllm serve`):
+/// max_num_batched_tokens and max_num_seqs.
+int64_t vllm_default_batched_tokens(const Hardware& hardware);
+int64_t vllm_default_max_seqs(const Hardware& hardware);
+
+/// SGLang's --mem-fraction-static when not given (server_args.py, v0.5.14-0.5.16).
+double sglang_default_mem_fraction(const Hardware& hardware, int64_t tensor_parallel);
+
+}  // namespace llmcalc
