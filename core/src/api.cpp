@@ -8,6 +8,7 @@
 #include "llmcalc/catalog.h"
 #include "llmcalc/commands.h"
 #include "llmcalc/cost.h"
+#include "llmcalc/engine_release.h"
 #include "llmcalc/evaluation.h"
 #include "llmcalc/explore.h"
 #include "llmcalc/finetune.h"
@@ -168,17 +169,20 @@ nlohmann::json run_estimate(const nlohmann::json& request, Issues& issues) {
   cost_inputs.concurrent_tokens_per_s =
       estimate_speed(s.model, *weights, s.hardware, concurrent_request).decode_aggregate_tokens_per_s;
 
+  nlohmann::json resolved = scenario_json(s);
+  resolved["context_tokens"] = evaluation->context_tokens;
   return {{"model", model_card_json(s)},
+          {"engine", engine_release_json(s.engine.engine)},
           {"params", params_json(s.model.params)},
           {"weights", weight_plan_json(*weights)},
           {"memory", memory_json(memory)},
           {"decode", speed_parts["decode"]},
           {"prefill", speed_parts["prefill"]},
           {"hardware", hardware_json(s.hardware)},
-          {"commands", launch_commands(s)},
+          {"commands", launch_commands(s, memory)},
           {"cost", estimate_cost(cost_inputs, cost_assumptions)},
           {"finetune", finetune_with_devices(s, read_finetune_settings(request, issues))},
-          {"scenario", scenario_json(s)}};
+          {"scenario", resolved}};
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include "llmcalc/commands.h"
 
 #include <cctype>
+#include <cmath>
 #include <cstdio>
 #include <utility>
 #include <vector>
@@ -52,9 +53,27 @@ std::string server_quantization(const std::string& format) {
   return "";
 }
 
+// The -ot pattern and counts --fit arrives at, for the note beside a command that lets it.
+std::string fit_note(const FitPlan& fit, int64_t layers) {
+  if (fit.status == "offload") {
+    return "--fit (on by default) keeps " + std::to_string(fit.gpu_layers) + " of " +
+           std::to_string(layers + 1) + " layers on the GPU" +
+           (fit.host_expert_layers.empty()
+                ? ""
+                : " and the routed experts of " + std::to_string(fit.host_expert_layers.size()) +
+                      " layers in system RAM") +
+           "; llama-fit-params prints the same placement as flags (-ngl " + std::to_string(fit.gpu_layers) +
+           (fit.tensor_overrides.empty() ? "" : " -ot \"" + fit.tensor_overrides + "\"") + ").";
+  }
+  if (fit.status == "context_reduced") {
+    return "Without -c, --fit lowers the context to " + std::to_string(fit.context_tokens) + " tokens to fit.";
+  }
+  return "";
+}
+
 }  // namespace
 
-nlohmann::json launch_commands(const Scenario& s) {
+nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) {
   const CatalogModel* entry = Catalog::instance().find_model(s.model_id);
   nlohmann::json record = entry ? entry->record : nlohmann::json::object();
   std::string hf_repo = record_string(record, "hf_repo");
@@ -66,9 +85,11 @@ nlohmann::json launch_commands(const Scenario& s) {
   std::string seqs = std::to_string(s.batch);
   std::string devices = std::to_string(s.devices);
   bool gguf = is_gguf_format(s.weights);
+  const EngineSettings& e = s.engine;
   nlohmann::json out = nlohmann::json::object();
 
-  // llama.cpp: -c is the total across the -np slots, each slot gets c / np.
+  // llama-server, only the flags that differ from its defaults (common/arg.cpp at b10256):
+  // -c from the model and --fit, slots automatic, -ngl automatic, -fa auto, -ub 512, f16 cache.
   {
     Flags flags;
     std::string notes;
@@ -88,69 +109,77 @@ nlohmann::json launch_commands(const Scenario& s) {
       notes = "No GGUF repository is known for this model: point -m at your " + s.weights +
               " file.";
     }
-    flags.push_back({"-c", std::to_string(s.context_tokens * s.batch)});
-    flags.push_back({"-np", seqs});
-    // -ngl counts the repeating layers plus the output layer; all of them unless offloading.
-    flags.push_back({"-ngl", std::to_string(s.gpu_layers < 0 ? s.model.n_layers + 1 : s.gpu_layers)});
+    // -c is the total across explicit slots (each gets -c / -np); without -np, 4 slots share it.
+    if (!s.context_auto) flags.push_back({"-c", std::to_string(s.context_tokens * s.batch)});
+    if (s.batch > 1) flags.push_back({"-np", seqs});
+    if (s.gpu_layers >= 0) flags.push_back({"-ngl", std::to_string(s.gpu_layers)});
     if (s.cpu_moe_layers > 0) flags.push_back({"--n-cpu-moe", std::to_string(s.cpu_moe_layers)});
-    flags.push_back({"-fa", s.engine.flash_attention ? "on" : "off"});
-    flags.push_back({"-ub", std::to_string(s.engine.ubatch_tokens)});
+    if (!e.flash_attention) flags.push_back({"-fa", "off"});
+    if (e.ubatch_tokens != 512) flags.push_back({"-ub", std::to_string(e.ubatch_tokens)});
     if (s.kv_type.name != "f16") {
       std::string type = s.kv_type.name == "fp8" ? "q8_0" : s.kv_type.name;
       flags.push_back({"--cache-type-k", type});
       flags.push_back({"--cache-type-v", type});
       if (s.kv_type.name == "fp8") notes += " llama.cpp has no fp8 KV cache; q8_0 is the closest.";
     }
-    if (s.devices > 1) {
+    if (!s.tensor_split.empty()) {
       std::string split;
-      for (int64_t i = 0; i < s.devices; ++i) {
-        if (i > 0) split += ",";
-        split += s.tensor_split.empty() ? "1" : number(s.tensor_split[static_cast<std::size_t>(i)]);
-      }
+      for (std::size_t i = 0; i < s.tensor_split.size(); ++i) split += (i > 0 ? "," : "") + number(s.tensor_split[i]);
       flags.push_back({"-ts", split});
     }
-    flags.push_back({"--port", port});
+    if (!e.fit) flags.push_back({"--fit", "off"});
+    if (e.fit && e.fit_target_bytes != 1024 * kMiB) {
+      flags.push_back({"--fit-target", std::to_string(e.fit_target_bytes / kMiB)});
+    }
+    if (e.fit && e.fit_min_context_tokens != 4096) flags.push_back({"--fit-ctx", std::to_string(e.fit_min_context_tokens)});
+    if (e.cache_ram_bytes != 8192 * kMiB) flags.push_back({"--cache-ram", std::to_string(e.cache_ram_bytes / kMiB)});
+    if (e.mtp) flags.push_back({"--spec-type", "draft-mtp"});
+    if (s.port != 8080) flags.push_back({"--port", port});
+    std::string placement = fit_note(memory.fit, s.model.n_layers);
+    if (!placement.empty()) notes += (notes.empty() ? "" : " ") + placement;
     out["llama.cpp"] = {{"command", join("llama-server", flags)},
                         {"flags", flags_json(flags)},
                         {"notes", notes},
                         {"docs", "https://github.com/ggml-org/llama.cpp/blob/master/tools/server/README.md"}};
   }
 
-  // Ollama: the context per request is num_ctx; the server allocates num_ctx x num_parallel.
+  // Ollama (v0.32, llama-server underneath): settings through the server's environment; the
+  // context by VRAM, one slot, flash attention auto and f16 cache when left alone.
   {
     std::string tag = ollama_tag.empty() ? s.model_id : ollama_tag;
-    std::string kv = s.kv_type.name == "q8_0" || s.kv_type.name == "q4_0" ? s.kv_type.name : "f16";
-    nlohmann::json env = {{"OLLAMA_FLASH_ATTENTION", s.engine.flash_attention ? "1" : "0"},
-                          {"OLLAMA_KV_CACHE_TYPE", kv},
-                          {"OLLAMA_NUM_PARALLEL", seqs}};
-    std::string modelfile = "FROM " + tag + "\nPARAMETER num_ctx " + ctx + "\nPARAMETER num_batch " +
-                            std::to_string(s.engine.ubatch_tokens) + "\n";
-    std::string env_line = "OLLAMA_FLASH_ATTENTION=" + env["OLLAMA_FLASH_ATTENTION"].get<std::string>() +
-                           " OLLAMA_KV_CACHE_TYPE=" + kv + " OLLAMA_NUM_PARALLEL=" + seqs;
-    out["ollama"] = {{"command", env_line + " ollama serve & ollama create " + s.model_id +
-                                     "-calc -f Modelfile && ollama run " + s.model_id + "-calc"},
+    nlohmann::json env = nlohmann::json::object();
+    if (!s.context_auto) env["OLLAMA_CONTEXT_LENGTH"] = ctx;
+    if (s.batch > 1) env["OLLAMA_NUM_PARALLEL"] = seqs;
+    if (!e.flash_attention) env["OLLAMA_FLASH_ATTENTION"] = "0";
+    if (s.kv_type.name == "q8_0" || s.kv_type.name == "q4_0") env["OLLAMA_KV_CACHE_TYPE"] = s.kv_type.name;
+    std::string env_line;
+    for (const auto& [key, value] : env.items()) env_line += key + "=" + value.get<std::string>() + " ";
+    out["ollama"] = {{"command", env_line + "ollama serve & ollama run " + tag},
                      {"env", env},
-                     {"modelfile", modelfile},
-                     {"flags", {{"num_ctx", ctx}, {"num_batch", std::to_string(s.engine.ubatch_tokens)}}},
-                     {"notes", ollama_tag.empty() ? "No Ollama library tag is known; FROM can name a local GGUF."
+                     {"flags", nlohmann::json::object()},
+                     {"notes", ollama_tag.empty() ? "No Ollama library tag is known; `ollama run hf.co/<repo>:<quant>` pulls a GGUF from Hugging Face."
                                                   : ""},
                      {"docs", "https://github.com/ollama/ollama/blob/main/docs/faq.md"}};
   }
 
-  // vLLM: max_model_len per request, max_num_seqs concurrent sequences.
+  // vLLM (V1): max_model_len per request ("auto" fits it to memory), the defaults of v0.31 left out.
   {
-    Flags flags = {{"--max-model-len", ctx},
-                   {"--gpu-memory-utilization", number(s.engine.gpu_memory_utilization)},
-                   {"--tensor-parallel-size", devices},
-                   {"--max-num-seqs", seqs},
-                   {"--kv-cache-dtype", s.kv_type.name == "fp8" ? "fp8" : "auto"},
-                   {"--enable-prefix-caching", ""},
-                   {"--port", port}};
+    Flags flags = {{"--max-model-len", s.context_auto ? "auto" : ctx}};
+    if (std::fabs(e.gpu_memory_utilization - 0.92) > 1e-9) {
+      flags.push_back({"--gpu-memory-utilization", number(e.gpu_memory_utilization)});
+    }
+    if (s.devices > 1) flags.push_back({"--tensor-parallel-size", devices});
+    if (s.kv_type.name == "fp8" || s.kv_type.name == "fp8_e5m2" || s.kv_type.name == "nvfp4") {
+      flags.push_back({"--kv-cache-dtype", s.kv_type.name});
+    }
+    if (e.kv_cache_memory_bytes > 0) flags.push_back({"--kv-cache-memory-bytes", std::to_string(e.kv_cache_memory_bytes)});
+    if (s.port != 8000) flags.push_back({"--port", port});
     std::string quantization = server_quantization(s.weights);
     if (!quantization.empty()) flags.push_back({"--quantization", quantization});
     std::string command = join("vllm serve " + model_name, flags);
+    std::string docker_port = s.port != 8000 ? port : "8000";
     out["vllm"] = {{"command", command},
-                   {"docker", "docker run --gpus all --ipc=host -p " + port + ":" + port +
+                   {"docker", "docker run --gpus all --ipc=host -p " + docker_port + ":" + docker_port +
                                   " vllm/vllm-openai:latest --model " + model_name + " " +
                                   command.substr(std::string("vllm serve " + model_name + " ").size())},
                    {"flags", flags_json(flags)},
@@ -159,23 +188,20 @@ nlohmann::json launch_commands(const Scenario& s) {
                    {"docs", "https://docs.vllm.ai/en/latest/cli/serve.html"}};
   }
 
-  // SGLang.
+  // SGLang: `sglang serve` with the same arguments as python -m sglang.launch_server.
   {
-    Flags flags = {{"--model-path", model_name},
-                   {"--context-length", ctx},
-                   {"--mem-fraction-static", number(s.engine.mem_fraction_static)},
-                   {"--tp", devices},
-                   {"--max-running-requests", seqs},
-                   {"--kv-cache-dtype", s.kv_type.name == "fp8" ? "fp8_e5m2" : "auto"},
-                   {"--port", port}};
+    Flags flags = {{"--model-path", model_name}};
+    if (!s.context_auto) flags.push_back({"--context-length", ctx});
+    if (s.devices > 1) flags.push_back({"--tp", devices});
+    if (s.kv_type.name == "fp8" || s.kv_type.name == "fp8_e5m2") flags.push_back({"--kv-cache-dtype", "fp8_e5m2"});
+    if (s.port != 30000) flags.push_back({"--port", port});
     std::string quantization = server_quantization(s.weights);
     if (!quantization.empty()) flags.push_back({"--quantization", quantization});
-    out["sglang"] = {{"command", join("python -m sglang.launch_server", flags)},
+    out["sglang"] = {{"command", join("sglang serve", flags)},
                      {"flags", flags_json(flags)},
                      {"notes", ""},
                      {"docs", "https://docs.sglang.ai/advanced_features/server_arguments.html"}};
   }
-
   // MLX-LM: convert to the chosen bit width, then serve.
   {
     // The MLX width closest to the chosen format (MLX quantizes to 2, 3, 4, 6 or 8 bits).

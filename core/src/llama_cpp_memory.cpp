@@ -243,13 +243,11 @@ EngineTotals measure(const LlamaCppInputs& in, const LayerPlacement& p, int64_t 
                        t.host.checkpoint_bytes;
 
   int64_t usable = usable_memory_bytes(in.hardware, engine);
-  int64_t device_sum = 0;
+  t.compute = 0;
   for (DeviceMemory& device : t.devices) {
     device.usable_bytes = usable;
-    device_sum += device.total_bytes;
+    t.compute += device.compute_bytes;
   }
-  t.compute = 0;
-  for (const DeviceMemory& device : t.devices) t.compute += device.compute_bytes;
   t.offloaded = t.host.layers > 0 || t.host.expert_layers > 0 || p.output_device < 0;
   if (uses_gpus(in.hardware)) {
     t.host.usable_bytes = std::max<int64_t>(0, r.system_memory_bytes - kOsShareBytes);

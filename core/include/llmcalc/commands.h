@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "llmcalc/memory.h"
 #include "llmcalc/scenario.h"
 
 namespace llmcalc {
@@ -11,6 +12,7 @@ namespace llmcalc {
 /// {"llama.cpp": {...}, "ollama": {...}, "vllm": {...}, "sglang": {...}, "mlx": {...}}; each entry
 /// has "command" (one line), "flags" (flag -> value as written), "notes", "docs" (URL), and
 /// engine-specific extras ("env", "modelfile", "docker").
-nlohmann::json launch_commands(const Scenario& scenario);
+/// `memory` gives the placement and context llama.cpp's --fit arrives at, for its note.
+nlohmann::json launch_commands(const Scenario& scenario, const MemoryEstimate& memory);
 
 }  // namespace llmcalc
