@@ -133,7 +133,10 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
     }
     if (e.fit && e.fit_min_context_tokens != 4096) flags.push_back({"--fit-ctx", std::to_string(e.fit_min_context_tokens)});
     if (e.cache_ram_bytes != 8192 * kMiB) flags.push_back({"--cache-ram", std::to_string(e.cache_ram_bytes / kMiB)});
-    if (e.mtp) flags.push_back({"--spec-type", "draft-mtp"});
+    if (e.mtp) {
+      flags.push_back({"--spec-type", "draft-mtp"});
+      flags.push_back({"--spec-draft-n-max", std::to_string(e.mtp_draft_tokens)});
+    }
     if (s.port != 8080) flags.push_back({"--port", port});
     std::string placement = fit_note(memory.fit, s.model.n_layers);
     if (!placement.empty()) notes += (notes.empty() ? "" : " ") + placement;

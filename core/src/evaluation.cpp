@@ -90,6 +90,7 @@ Evaluation evaluate_plan(const Scenario& s, const ModelSpec& model,
   speed_request.ubatch_tokens = s.engine.ubatch_tokens;
   speed_request.flash_attention = s.engine.flash_attention;
   speed_request.kv_type = s.kv_type;
+  speed_request.mtp_draft_tokens = s.engine.mtp ? s.engine.mtp_draft_tokens : 0;
   speed_request.assumptions = s.speed;
   speed_request.offloaded_read_bytes_per_token = out.memory.offloaded_read_bytes_per_token;
   speed_request.system_memory_bandwidth_bytes_per_s = s.system_memory_bandwidth_bytes_per_s;

@@ -49,33 +49,36 @@ int64_t gguf_blocks(const ModelSpec& model) {
 }
 
 // The placement the user's flags give: -ngl (default all), -ts (default equal), --n-cpu-moe.
-// -ngl counts blocks and the output layer, the last ones first; -ts splits those slots in
-// order (load_tensors: the output layer is one more slot, il / act_gpu_layers).
+// load_tensors (b10256): the blocks and the output layer are n_layer_all + 1 slots, the output
+// the last; slots from n_layer_all + 1 - ngl on go to the GPUs, split in order by -ts
+// (il / act_gpu_layers against the cumulative shares).
 LayerPlacement flag_placement(const LlamaCppInputs& in) {
   const MemoryRequest& r = in.request;
   int64_t n = in.model.n_layers;
   int64_t blocks = gguf_blocks(in.model);
   int devices = devices_of(r);
-  int64_t gpu_layers = r.gpu_layers < 0 ? blocks + 1 : std::min(r.gpu_layers, blocks + 1);
-  int64_t first_gpu_block = blocks - std::min(gpu_layers, blocks);
+  int64_t gpu_slots = r.gpu_layers < 0 ? blocks + 1 : std::min(r.gpu_layers, blocks + 1);
+  int64_t first_gpu_slot = blocks + 1 - gpu_slots;
   std::vector<double> split(static_cast<std::size_t>(devices), 1.0);
   if (static_cast<int>(r.tensor_split.size()) == devices) split = r.tensor_split;
   double split_sum = 0;
   for (double v : split) split_sum += v;
+  auto device_of = [&](int64_t slot) {
+    double position = static_cast<double>(slot - first_gpu_slot) / static_cast<double>(std::max<int64_t>(1, gpu_slots));
+    std::size_t d = 0;
+    double acc = split[0] / split_sum;
+    while (position >= acc && d + 1 < split.size()) acc += split[++d] / split_sum;
+    return static_cast<int>(d);
+  };
   LayerPlacement p;
   p.device.assign(static_cast<std::size_t>(n), -1);
   p.expert_share.assign(static_cast<std::size_t>(n), 1.0);
   p.overflow.assign(static_cast<std::size_t>(n), -1);
-  int64_t slots = std::max<int64_t>(1, gpu_layers);
-  for (int64_t i = first_gpu_block; i < n; ++i) {
-    double position = static_cast<double>(i - first_gpu_block) / static_cast<double>(slots);
-    std::size_t d = 0;
-    double acc = split[0] / split_sum;
-    while (position >= acc && d + 1 < split.size()) acc += split[++d] / split_sum;
-    p.device[static_cast<std::size_t>(i)] = static_cast<int>(d);
+  for (int64_t i = std::max<int64_t>(0, first_gpu_slot); i < n; ++i) {
+    p.device[static_cast<std::size_t>(i)] = device_of(i);
     if (i < r.cpu_moe_layers) p.expert_share[static_cast<std::size_t>(i)] = 0.0;
   }
-  p.output_device = gpu_layers > blocks ? devices - 1 : -1;
+  p.output_device = gpu_slots > 0 ? device_of(blocks) : -1;
   return p;
 }
 

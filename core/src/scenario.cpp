@@ -175,6 +175,7 @@ std::optional<Scenario> resolve_scenario(const nlohmann::json& request, Issues& 
       reader.number("cache_ram_bytes", 0, 1e13, static_cast<double>(s.engine.cache_ram_bytes))
           .value_or(static_cast<double>(s.engine.cache_ram_bytes)));
   s.engine.mtp = reader.boolean("mtp", false).value_or(false);
+  s.engine.mtp_draft_tokens = reader.integer("mtp_draft_tokens", 1, 16, 2).value_or(2);
   std::optional<bool> kv_unified = request.contains("kv_unified") && !request.at("kv_unified").is_null()
                                        ? reader.boolean("kv_unified", false)
                                        : std::nullopt;
@@ -198,6 +199,7 @@ std::optional<Scenario> resolve_scenario(const nlohmann::json& request, Issues& 
             .value_or(0.3);
     s.speed.per_layer_overhead_s =
         a.number("per_layer_overhead_s", 0, 0.01, s.speed.per_layer_overhead_s).value_or(0.0);
+    s.speed.mtp_acceptance = a.number("mtp_acceptance", 0, 0.99, s.speed.mtp_acceptance).value_or(0.55);
     s.engine.comfortable_fraction =
         a.number("comfortable_fraction", 0.5, 1.0, s.engine.comfortable_fraction).value_or(0.9);
     s.engine.unified_memory_fraction =
@@ -262,10 +264,12 @@ nlohmann::json scenario_json(const Scenario& s) {
           {"kv_unified", s.engine.kv_unified},
           {"cache_ram_bytes", s.engine.cache_ram_bytes},
           {"mtp", s.engine.mtp},
+          {"mtp_draft_tokens", s.engine.mtp_draft_tokens},
           {"assumptions", {{"bandwidth_efficiency", s.speed.bandwidth_efficiency},
                            {"compute_efficiency", s.speed.compute_efficiency},
                            {"quantized_compute_efficiency", s.speed.quantized_compute_efficiency},
                            {"per_layer_overhead_s", s.speed.per_layer_overhead_s},
+                           {"mtp_acceptance", s.speed.mtp_acceptance},
                            {"reserved_bytes", s.engine.reserved_bytes},
                            {"comfortable_fraction", s.engine.comfortable_fraction},
                            {"unified_memory_fraction", s.engine.unified_memory_fraction}}}};

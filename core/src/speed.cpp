@@ -167,6 +167,20 @@ SpeedEstimate estimate_speed(const ModelSpec& model, const WeightPlan& weights,
   double step = std::max(memory_time, compute_time) + comm_time +
                 a.per_layer_overhead_s * static_cast<double>(model.n_layers);
   out.bound = compute_time > memory_time ? "compute" : "memory";
+  if (request.mtp_draft_tokens > 0 && model.mtp_layers > 0) {
+    // Speculative decoding with the model's MTP layers (llama.cpp PR #22673): each step drafts k
+    // tokens, each draft reading the MTP layers and the output head, then verifies k + 1 in one
+    // pass of the model (memory-bound: about one decode step). Accepted tokens per step with
+    // acceptance a: (1 - a^(k+1)) / (1 - a).
+    double k = static_cast<double>(request.mtp_draft_tokens);
+    double acceptance = std::min(0.99, std::max(0.0, a.mtp_acceptance));
+    double accepted = (1.0 - std::pow(acceptance, k + 1.0)) / (1.0 - acceptance);
+    double draft_bytes = static_cast<double>(weights.mtp_bytes) +
+                         static_cast<double>(std::max(weights.output_layer_bytes, weights.token_embd_bytes));
+    double draft_time = draft_bytes / bandwidth + a.per_layer_overhead_s * static_cast<double>(model.mtp_layers);
+    out.mtp_speedup = accepted * step / (step + k * draft_time);
+    step /= out.mtp_speedup;
+  }
   out.decode_tokens_per_s = 1.0 / step;
   out.decode_aggregate_tokens_per_s = batch / step;
   out.decode_low = out.decode_tokens_per_s * (1.0 - a.band_fraction);
@@ -201,6 +215,7 @@ nlohmann::json speed_json(const SpeedEstimate& s) {
                       {"low", s.decode_low},
                       {"high", s.decode_high},
                       {"bound", s.bound},
+                      {"mtp_speedup", s.mtp_speedup},
                       {"bytes_per_token", s.bytes_per_token},
                       {"flops_per_token", s.flops_per_token}}},
           {"prefill", {{"tokens_per_s", s.prefill_tokens_per_s},

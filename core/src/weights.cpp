@@ -238,6 +238,7 @@ nlohmann::json weight_plan_json(const WeightPlan& plan) {
           {"text_bytes", plan.text_bytes},
           {"expert_bytes", plan.expert_bytes},
           {"bits_per_weight", plan.bits_per_weight()},
+          {"mtp_bytes", plan.mtp_bytes},
           {"bytes_by_storage", by_storage}};
 }
 

@@ -47,7 +47,7 @@ TEST_CASE("llama.cpp KV sizes match published 'KV self size' lines", "[kv][publi
         Approx(9216.00 + 90.00).epsilon(0.03));
 }
 
-TEST_CASE("KV by hand for Gemma 3 27B, DeepSeek-V3, gpt-oss-120b and Qwen3-Next", "[kv][hand]") {
+TEST_CASE("KV by hand for every attention kind and llama.cpp's stream layouts", "[kv][hand]") {
   // Gemma 3 27B at 128K (llama.cpp, 1 sequence, ubatch 512): 10 global layers of 62
   // (every 6th) x 16 KV heads x (128 + 128) x 2 B = 81,920 B/token x 131,072 = 10,737,418,240;
   // 52 sliding layers x 8,192 B x pad(1024 + 512, 256) = 1,536 cells = 654,311,424.
@@ -177,19 +177,21 @@ TEST_CASE("llama.cpp placement matches published model-buffer lines", "[memory][
 
 TEST_CASE("-ngl, --tensor-split and offload speed by hand", "[memory][placement]") {
   auto base = nlohmann::json{{"model", "llama-3.1-8b"}, {"weights", "Q8_0"}, {"hardware", "rtx-3090"}};
-  // -ngl 16 of 32 layers: the first 16 layers and the output layer stay in RAM.
+  // -ngl 16: llama.cpp counts 33 slots (32 layers, then the output layer) and offloads the last
+  // 16: layers 17..31 and the output layer on the GPU, layers 0..16 in RAM.
   auto half = base;
   half["gpu_layers"] = 16;
   auto offloaded = llmcalc_test::estimate(half);
   REQUIRE(offloaded["ok"] == true);
   const auto& m = offloaded["result"]["memory"];
-  CHECK(m["per_device"][0]["layers"] == 16);
-  CHECK(m["host"]["layers"] == 16);
+  CHECK(m["per_device"][0]["layers"] == 15);
+  CHECK(m["host"]["layers"] == 17);
   // Q8_0 layer: (4096x4096x2 + 4096x1024x2 + 3x4096x14336) x 34/32 + 2 x 4096 x 4 (norms)
-  // = 218,103,808 x 34/32 + 32,768 = 231,768,064 bytes; 16 layers on the GPU.
-  CHECK(m["per_device"][0]["weights_bytes"] == 16LL * 231768064);
-  // Host: 16 layers + token_embd + output (each 128,256 x 4,096 x 34/32 = 558,170,112) + norm.
-  CHECK(m["host"]["weights_bytes"] == 16LL * 231768064 + 2LL * 558170112 + 4096 * 4);
+  // = 218,103,808 x 34/32 + 32,768 = 231,768,064 bytes. GPU: 15 layers + output
+  // (128,256 x 4,096 x 34/32 = 558,170,112) + output_norm (16,384).
+  CHECK(m["per_device"][0]["weights_bytes"] == 15LL * 231768064 + 558170112 + 4096 * 4);
+  // Host: 17 layers + token_embd (558,170,112).
+  CHECK(m["host"]["weights_bytes"] == 17LL * 231768064 + 558170112);
   // Reading half the layers from RAM makes decoding slower than with everything on the GPU.
   auto full = llmcalc_test::estimate(base);
   CHECK(offloaded["result"]["decode"]["tokens_per_s"].get<double>() <

@@ -39,6 +39,7 @@ struct EngineSettings {
   int64_t cache_ram_bytes = 8192 * kMiB;   // --cache-ram: host prompt cache limit
   int64_t context_checkpoints = 32;        // --ctx-checkpoints per slot
   bool mtp = false;                        // --spec-type draft-mtp (models with MTP layers)
+  int64_t mtp_draft_tokens = 2;            // --spec-draft-n-max with MTP
 };
 
 struct MemoryRequest {

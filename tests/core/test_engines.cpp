@@ -1,0 +1,276 @@
+// Engine behaviours of the releases in data/engines.json, each checked by hand or against the
+// rule it follows, and the registry itself: every behaviour names tests that exist and a README
+// row.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include "test_support.h"
+
+namespace {
+
+constexpr int64_t kMiB = 1048576;
+constexpr int64_t kGiB = 1073741824;
+
+nlohmann::json result_of(const nlohmann::json& request) {
+  auto envelope = llmcalc_test::estimate(request);
+  REQUIRE(envelope["ok"] == true);
+  return envelope["result"];
+}
+
+std::string read_text(const std::string& path_from_tests_data) {
+  std::ifstream in(std::string(LLMCALC_TEST_DATA_DIR) + "/" + path_from_tests_data);
+  REQUIRE(in.good());
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+}  // namespace
+
+TEST_CASE("--fit shrinks the context only when -c is not given", "[engines][fit]") {
+  // Llama 3.1 8B Q8_0 on an RTX 4090 without -c: its trained 131,072 tokens need 16 GiB of KV
+  // beside 7.95 GiB of weights, over the 22.5 GiB --fit allows (24 GiB - 512 MiB reserve -
+  // 1 GiB margin). common/fit.cpp interpolates linearly between --fit-ctx (4096) and 131,072 on
+  // the projected memory and rounds down to 256. Memory is linear in cells here, so the answer
+  // is the largest whole-256 context that fits: the same as the largest context with -c pinned,
+  // or one 256-step below it (the interpolation's integer division).
+  auto automatic = result_of({{"model", "llama-3.1-8b"}, {"weights", "Q8_0"}, {"hardware", "rtx-4090"},
+                              {"context_tokens", 0}});
+  const auto& fit = automatic["memory"]["fit"];
+  CHECK(fit["status"] == "context_reduced");
+  int64_t chosen = fit["context_tokens"].get<int64_t>();
+  CHECK(chosen % 256 == 0);
+  CHECK(automatic["scenario"]["context_tokens"] == chosen);
+  CHECK(automatic["memory"]["verdict"] != "offload");
+  int64_t largest = automatic["memory"]["max_context_tokens"].get<int64_t>();
+  CHECK(chosen <= largest);
+  CHECK(chosen >= largest - 256);
+  // With -c 131072 given, --fit keeps the context and moves layers to system RAM instead.
+  auto pinned = result_of({{"model", "llama-3.1-8b"}, {"weights", "Q8_0"}, {"hardware", "rtx-4090"},
+                           {"context_tokens", 131072}});
+  CHECK(pinned["memory"]["fit"]["status"] == "offload");
+  CHECK(pinned["memory"]["fit"]["context_tokens"] == 131072);
+  CHECK(pinned["memory"]["host"]["layers"].get<int64_t>() > 0);
+}
+
+TEST_CASE("--fit places dense layers and expert tensors as common/fit.cpp does", "[engines][fit]") {
+  // Dense: Llama 3.1 8B F16 (16 GB) on an 8 GiB RTX 3070 at 8K. Step 3 fills the GPU from the
+  // back: the output layer and the last k layers, k the largest that fits; -ngl k + 1 pinned
+  // (with --fit off) reproduces it and -ngl k + 2 does not fit.
+  auto dense = result_of({{"model", "llama-3.1-8b"}, {"weights", "F16"}, {"hardware", "rtx-3070"},
+                          {"context_tokens", 8192}});
+  const auto& memory = dense["memory"];
+  REQUIRE(memory["fit"]["status"] == "offload");
+  int64_t on_gpu = memory["per_device"][0]["layers"].get<int64_t>();
+  CHECK(on_gpu > 0);
+  CHECK(on_gpu < 32);
+  CHECK(memory["fit"]["gpu_layers"] == on_gpu + 1);
+  CHECK(memory["host"]["layers"] == 32 - on_gpu);
+  auto at = [&](int64_t ngl) {
+    return result_of({{"model", "llama-3.1-8b"}, {"weights", "F16"}, {"hardware", "rtx-3070"},
+                      {"context_tokens", 8192}, {"gpu_layers", ngl}, {"fit", false}})["memory"]["per_device"][0];
+  };
+  int64_t usable = memory["per_device"][0]["usable_bytes"].get<int64_t>();
+  CHECK(at(on_gpu + 1)["total_bytes"] == memory["per_device"][0]["total_bytes"]);
+  CHECK(at(on_gpu + 1)["total_bytes"].get<int64_t>() <= usable);
+  CHECK(at(on_gpu + 2)["total_bytes"].get<int64_t>() > memory["per_device"][0]["usable_bytes"].get<int64_t>());
+
+  // MoE: Qwen3-30B-A3B Q4_K_M on the same card. Every layer's dense part fits, so step 4 brings
+  // experts back front to back: the layers keeping experts in RAM are the last ones, one run to
+  // layer 47, and the GPU is filled to within one layer's experts of its limit.
+  auto moe = result_of({{"model", "qwen3-30b-a3b"}, {"weights", "Q4_K_M"}, {"hardware", "rtx-3070"},
+                        {"context_tokens", 8192}});
+  const auto& m = moe["memory"];
+  REQUIRE(m["fit"]["status"] == "offload");
+  CHECK(m["per_device"][0]["layers"] == 48);
+  const auto& host_layers = m["fit"]["host_expert_layers"];
+  REQUIRE(host_layers.size() > 0);
+  int64_t first = host_layers[0].get<int64_t>();
+  for (std::size_t i = 0; i < host_layers.size(); ++i) CHECK(host_layers[i] == first + static_cast<int64_t>(i));
+  CHECK(host_layers.back() == 47);
+  // One layer's experts at Q4_K_M: 128 x 3 x 2048 x 768 weights, gate/up in Q4_K (144 B per 256)
+  // and down in Q4_K or Q6_K (210 B per 256), so at most 128 x 768 x 2048 x (2 x 144 + 210) / 256.
+  int64_t layer_experts = 128LL * 768 * 2048 * (2 * 144 + 210) / 256;
+  int64_t free_left = m["per_device"][0]["usable_bytes"].get<int64_t>() - m["per_device"][0]["total_bytes"].get<int64_t>();
+  CHECK(free_left >= 0);
+  CHECK(free_left < layer_experts);
+  // The decode reads the offloaded experts from RAM: slower than all on a 24 GB card.
+  auto full = result_of({{"model", "qwen3-30b-a3b"}, {"weights", "Q4_K_M"}, {"hardware", "rtx-3090"},
+                         {"context_tokens", 8192}});
+  CHECK(moe["decode"]["tokens_per_s"].get<double>() < full["decode"]["tokens_per_s"].get<double>());
+}
+
+TEST_CASE("Host memory: prompt cache and context checkpoints", "[engines][host]") {
+  // Gemma 3 27B at 32K, one user (llama-server's automatic slots: one unified cache): a
+  // checkpoint holds each sliding layer's last window, 52 layers x 1,024 tokens x 16 KV heads x
+  // (128 + 128) x 2 B = 436,207,616 B; one every 8,192 tokens, so 4 at 32K: 1,744,830,464.
+  auto gemma = result_of({{"model", "gemma-3-27b"}, {"weights", "Q4_K_M"}, {"hardware", "rtx-4090"},
+                          {"context_tokens", 32768}});
+  CHECK(gemma["memory"]["host"]["checkpoint_bytes"] == 1744830464LL);
+  CHECK(gemma["memory"]["host"]["prompt_cache_limit_bytes"] == 8192LL * kMiB);
+  // Qwen3-Next at 8K: one checkpoint, the recurrent state of its 36 DeltaNet layers (2,195,456 B
+  // each, see the KV hand case): 79,036,416 B.
+  auto next = result_of({{"model", "qwen3-next-80b-a3b"}, {"weights", "Q4_K_M"}, {"hardware", "h100-sxm"},
+                         {"context_tokens", 8192}});
+  CHECK(next["memory"]["host"]["checkpoint_bytes"] == 79036416LL);
+  // A plain transformer keeps none; --cache-ram sets the prompt cache's ceiling.
+  auto llama = result_of({{"model", "llama-3.1-8b"}, {"cache_ram_bytes", 2 * kGiB}});
+  CHECK(llama["memory"]["host"]["checkpoint_bytes"] == 0);
+  CHECK(llama["memory"]["host"]["prompt_cache_limit_bytes"] == 2 * kGiB);
+  CHECK(llama["commands"]["llama.cpp"]["flags"]["--cache-ram"] == "2048");
+}
+
+TEST_CASE("MTP drafting: its memory and the speed it buys", "[engines][mtp]") {
+  // Qwen3.5-27B Q4_K_M with --spec-type draft-mtp at 8K (4 automatic slots, one 8,192-cell
+  // cache): the MTP layer's weights, its KV (4 KV heads x (256 + 256) x 2 B = 4,096 B x 8,192
+  // cells = 33,554,432; the log of Qwen3.8-27B shows 32 MiB) and the drafted logits, 512 x
+  // 248,320 x 4 B = 508,559,360 (the PR's 490 MiB compute buffer at -ub 512).
+  nlohmann::json request = {{"model", "qwen3.5-27b"}, {"weights", "Q4_K_M"}, {"hardware", "rtx-4090"},
+                            {"context_tokens", 8192}};
+  auto plain = result_of(request);
+  request["mtp"] = true;
+  auto drafted = result_of(request);
+  int64_t mtp_weights = drafted["weights"]["mtp_bytes"].get<int64_t>();
+  CHECK(mtp_weights > 0);
+  CHECK(drafted["memory"]["mtp_bytes"] == mtp_weights + 33554432LL + 508559360LL);
+  CHECK(drafted["memory"]["total_bytes"].get<int64_t>() - plain["memory"]["total_bytes"].get<int64_t>() ==
+        drafted["memory"]["mtp_bytes"].get<int64_t>());
+  // Speed: 2 drafts accepted with p = 0.55 give (1 - 0.55^3) / 0.45 = 1.8525 tokens per step,
+  // at the cost of one verify step plus 2 drafts (MTP layer and output head each).
+  double speedup = drafted["decode"]["mtp_speedup"].get<double>();
+  CHECK(speedup > 1.3);
+  CHECK(speedup < 1.8525);
+  CHECK(drafted["decode"]["tokens_per_s"].get<double>() ==
+        Approx(plain["decode"]["tokens_per_s"].get<double>() * speedup).epsilon(1e-9));
+  // A model without MTP layers: a warning, and nothing changes.
+  auto none = llmcalc_test::estimate({{"model", "llama-3.1-8b"}, {"mtp", true}});
+  REQUIRE(none["ok"] == true);
+  CHECK(none["issues"][0]["code"] == "no_mtp_layers");
+  CHECK_FALSE(none["result"]["memory"].contains("mtp_bytes"));
+}
+
+TEST_CASE("Ollama: its default context, batch and slots", "[engines][ollama]") {
+  // Without a context: 32,768 from 23 GiB of GPU memory (an RTX 4090's 24 GiB), 4,096 below
+  // (an 8 GiB RTX 3070), 262,144 from 47 GiB (two 4090s) but never above the model's trained
+  // 40,960 (Qwen3-8B); -b = -ub by that context: 1,024 up to 32K, 512 up to 4K, else 2,048.
+  struct Case {
+    const char* hardware;
+    int devices;
+    int64_t context;
+    int64_t ubatch;
+  };
+  for (const Case& c : {Case{"rtx-4090", 1, 32768, 1024}, Case{"rtx-3070", 1, 4096, 512},
+                        Case{"rtx-4090", 2, 40960, 2048}}) {
+    INFO(c.hardware << " x" << c.devices);
+    auto r = result_of({{"model", "qwen3-8b"}, {"engine", "ollama"}, {"hardware", c.hardware},
+                        {"devices", c.devices}, {"context_tokens", 0}});
+    CHECK(r["scenario"]["context_tokens"] == c.context);
+    CHECK(r["scenario"]["ubatch"] == c.ubatch);
+    // Ollama passes -np 1: one stream of exactly that context.
+    CHECK(r["scenario"]["kv_unified"] == false);
+    CHECK(r["memory"]["kv_cache"]["cells"] == c.context);
+  }
+}
+
+TEST_CASE("vLLM: the KV budget by hand", "[engines][vllm]") {
+  // Llama 3.1 8B BF16 on an H100 SXM 80 GiB, vLLM v0.31 defaults:
+  //   total the driver reports: 80 GiB - 512 MiB = 85,362,475,008
+  //   x 0.92 (floor)                               = 78,533,477,007
+  //   - weights 8,030,261,248 x 2                  = 16,060,522,496
+  //   - activations: 16,384 tokens (>= 70 GiB, not A100) x (6 x 14,336 + 6 x 4,096) = 1,811,939,328
+  //   - sampler: 1,024 requests x 128,256 x 6 B    =    788,004,864
+  //   - non-torch 100 MiB and CUDA graphs 400 MiB  =    524,288,000
+  //   = 59,348,722,319 B, / 131,072 B per token (32 x 8 x 128 x 2 x 2) = 452,794 tokens.
+  auto r = result_of({{"model", "llama-3.1-8b"}, {"weights", "BF16"}, {"engine", "vllm"},
+                      {"hardware", "h100-sxm"}, {"context_tokens", 8192}});
+  CHECK(r["memory"]["usable_bytes"] == 78533477007LL);
+  CHECK(r["memory"]["kv_pool_bytes"] == 59348722319LL);
+  CHECK(r["memory"]["kv_capacity_tokens"] == 452794);
+  CHECK(r["scenario"]["max_num_batched_tokens"] == 16384);
+  // --max-model-len auto: the native 131,072 fits one request, so it stays.
+  auto automatic = result_of({{"model", "llama-3.1-8b"}, {"weights", "BF16"}, {"engine", "vllm"},
+                              {"hardware", "h100-sxm"}, {"context_tokens", 0}});
+  CHECK(automatic["scenario"]["context_tokens"] == 131072);
+  // On an RTX 4090 the native window does not fit beside 16 GB of weights: auto takes the
+  // largest that does, in 16-token pages.
+  auto small = result_of({{"model", "llama-3.1-8b"}, {"weights", "BF16"}, {"engine", "vllm"},
+                          {"hardware", "rtx-4090"}, {"context_tokens", 0}});
+  int64_t chosen = small["scenario"]["context_tokens"].get<int64_t>();
+  CHECK(chosen < 131072);
+  CHECK(chosen % 16 == 0);
+  CHECK(chosen == small["memory"]["max_context_tokens"]);
+  // --kv-cache-memory-bytes replaces the budget.
+  auto fixed = result_of({{"model", "llama-3.1-8b"}, {"weights", "BF16"}, {"engine", "vllm"},
+                          {"hardware", "h100-sxm"}, {"kv_cache_memory_bytes", 10 * kGiB}});
+  CHECK(fixed["memory"]["kv_pool_bytes"] == 10 * kGiB);
+  CHECK(fixed["commands"]["vllm"]["flags"]["--kv-cache-memory-bytes"] == std::to_string(10 * kGiB));
+}
+
+TEST_CASE("SGLang: mem_fraction_static by hand", "[engines][sglang]") {
+  // H100 80 GiB (81,920 MiB), TP 1: the 60-160 GiB tier, chunked prefill 8,192 and CUDA-graph
+  // batch 256: reserve 512 + 1.5 x 8,192 + 1/8 x 1,024 + 2 x 256 = 13,440 MB (above the 10 GiB
+  // floor): (81,920 - 13,440) / 81,920 = 0.836. RTX 4090 (24,576 MiB): tier 20-35 GiB, 2,048 and
+  // 24: 512 + 3,072 + 128 + 48 = 3,760: 0.847.
+  auto h100 = result_of({{"model", "llama-3.1-8b"}, {"weights", "BF16"}, {"engine", "sglang"}, {"hardware", "h100-sxm"}});
+  CHECK(h100["scenario"]["mem_fraction_static"].get<double>() == Approx(0.836));
+  auto rtx = result_of({{"model", "llama-3.1-8b"}, {"weights", "BF16"}, {"engine", "sglang"}, {"hardware", "rtx-4090"}});
+  CHECK(rtx["scenario"]["mem_fraction_static"].get<double>() == Approx(0.847));
+  // The pool: 0.836 x (80 GiB - 512 MiB) - weights, per token 131,072 B.
+  int64_t pool = static_cast<int64_t>(0.836 * 85362475008.0) - 16060522496LL;
+  CHECK(h100["memory"]["kv_pool_bytes"] == pool);
+  CHECK(h100["memory"]["kv_capacity_tokens"] == pool / 131072);
+  // Sliding layers take 0.8 x the full layers' tokens: gpt-oss-120b's per-token cost is
+  // 18 full layers x 2,048 B + 0.8 x 18 sliding layers x 2,048 B = 66,355 B.
+  auto oss = result_of({{"model", "gpt-oss-120b"}, {"weights", "MXFP4"}, {"engine", "sglang"}, {"hardware", "h100-sxm"}});
+  int64_t oss_pool = oss["memory"]["kv_pool_bytes"].get<int64_t>();
+  CHECK(oss["memory"]["kv_capacity_tokens"] == oss_pool / (18 * 2048 + 29491));
+}
+
+TEST_CASE("mlx-lm: cache steps and MLA layouts", "[engines][mlx]") {
+  auto kv = [](const char* id, int64_t context) {
+    auto r = result_of({{"model", id}, {"engine", "mlx"}, {"weights", "MLX-4bit"}, {"hardware", "m4-max-64gb"},
+                        {"context_tokens", context}});
+    return r["memory"]["kv_cache_bytes"].get<int64_t>();
+  };
+  // KVCache grows in 256-token steps: 1,000 tokens hold 1,024; Llama 3.1 8B: 32 x 8 x 256 x 2 B.
+  CHECK(kv("llama-3.1-8b", 1000) == 1024LL * 32 * 8 * 256 * 2);
+  // DeepSeek-V2 style (deepseek_v2) expands per-head K and V: 27 layers x 16 heads x (192 +
+  // 128) x 2 B = 276,480 B per token for V2-Lite; DeepSeek V3 keeps the latent, 61 x 576 x 2 =
+  // 70,272 B per token.
+  CHECK(kv("deepseek-v2-lite", 1024) == 1024LL * 276480);
+  CHECK(kv("deepseek-v3", 1024) == 1024LL * 70272);
+  // Sliding layers keep a rotating buffer of exactly the window: Gemma 3 27B at 32K holds
+  // 10 x 32,768 full + 52 x 1,024 sliding tokens of 8,192 B.
+  CHECK(kv("gemma-3-27b", 32768) == (10LL * 32768 + 52LL * 1024) * 8192);
+}
+
+TEST_CASE("Every engine behaviour is tested and listed in the README", "[engines][registry]") {
+  const nlohmann::json engines = nlohmann::json::parse(read_text("../../data/engines.json"));
+  const std::string readme = read_text("../../README.md");
+  std::set<std::string> test_names;
+  for (const Catch::TestCase& test : Catch::getRegistryHub().getTestCaseRegistry().getAllTests()) {
+    test_names.insert(test.getTestCaseInfo().name);
+  }
+  int behaviours = 0;
+  for (const auto& [name, engine] : engines.at("engines").items()) {
+    INFO(name);
+    CHECK_FALSE(engine.at("version").get<std::string>().empty());
+    auto result = result_of({{"model", "llama-3.1-8b"}, {"engine", name}});
+    CHECK(result["engine"]["version"] == engine.at("version"));
+    for (const auto& behaviour : engine.at("behaviours")) {
+      std::string id = behaviour.at("id").get<std::string>();
+      INFO(id);
+      CHECK_FALSE(behaviour.at("source").get<std::string>().empty());
+      CHECK(readme.find("`" + id + "`") != std::string::npos);
+      REQUIRE(behaviour.at("tests").size() > 0);
+      for (const auto& test : behaviour.at("tests")) CHECK(test_names.count(test.get<std::string>()) == 1);
+      ++behaviours;
+    }
+  }
+  CHECK(behaviours >= 25);  // the registry is not silently emptied
+}
