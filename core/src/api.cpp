@@ -224,7 +224,12 @@ std::string catalog_json() {
       item["source"] = entry.record.value("source", "");
       devices.push_back(item);
     }
+    nlohmann::json releases = nlohmann::json::object();
+    for (const char* engine : {"llama.cpp", "ollama", "vllm", "sglang", "mlx", "transformers"}) {
+      releases[engine] = engine_release_json(engine);
+    }
     nlohmann::json result = {{"models", models},
+                             {"engine_releases", releases},
                              {"devices", devices},
                              {"weight_formats", weight_format_ids()},
                              {"kv_cache_types", {"f16", "bf16", "fp8", "q8_0", "q4_0"}},

@@ -240,7 +240,7 @@
            el('div', { class: 'row' }, ui.ctxValue, ui.ctxNative)),
         field('prompt', numberInput('prompt', 1, 10485760)),
         field('batch', numberInput('batch', 1, 1024)),
-        field('engine', select('engine', catalog.engines)),
+        field('engine', select('engine', catalog.engines), ui.engineRelease = el('span', { class: 'hint', 'data-testid': 'engine-release' })),
         field('hw', hwSelect),
         field('n', numberInput('n', 1, 1024)),
         el('details', { class: 'advanced' }, el('summary', { text: t('offload_section') }),
@@ -415,9 +415,10 @@
         [t('headroom'), f.gib(m.headroom_bytes) + ' · ' + f.gb(m.headroom_bytes), 'headroom'],
         [t('max_context'), f.integer(m.max_context_tokens) + ' tokens', 'max-context'],
         [t('bits_per_weight'), f.number(r.weights.bits_per_weight, 2), 'bpw'],
-      ].concat(m.per_device.length > 1 || m.host.total_bytes > 0 ? m.per_device.map((d, i) =>
-        [t('device') + ' ' + (i + 1), f.gib(d.total_bytes) + ' / ' + f.gib(d.usable_bytes) + ' · ' + d.layers + ' ' + t('layers_short'), 'device-' + i])
-        .concat([[t('system_ram'), f.gib(m.host.total_bytes) + ' · ' + m.host.layers + ' ' + t('layers_short'), 'host']]) : []));
+      ].concat(placementRows(m, r, this.lang, t, f)));
+      const release = r.engine || {};
+      ui.engineRelease.textContent = release.version ? ' ' + t('engine_release') + ' ' + release.version +
+        (release.date ? ' (' + release.date + ')' : '') + (release.runs ? ' · ' + release.runs : '') : '';
       fillList(ui.speed, [
         [t('decode'), f.speed(r.decode.tokens_per_s) + ' ' + t('tokens_per_s') + ' (' + t('band') + ' ' +
           f.speed(r.decode.low) + '–' + f.speed(r.decode.high) + ') · ' +
@@ -506,6 +507,29 @@
           line.formula + ' = ' + f.integer(line.bytes) + ' B'));
       });
     }
+  }
+
+  // Where the parts sit: each device, the system RAM, and what llama.cpp's --fit chose.
+  function placementRows(m, r, lang, t, f) {
+    const rows = [];
+    const fit = m.fit;
+    if (fit && fit.status === 'offload') {
+      rows.push([t('placement'), LlmCalc.i18n.sentence(lang, 'fit_offload', { gpu: fit.gpu_layers,
+        all: r.model.layers + 1, experts: fit.host_expert_layers.length, host: f.gib(m.host.weights_bytes) }), 'placement']);
+    } else if (fit && fit.status === 'context_reduced') {
+      rows.push([t('placement'), LlmCalc.i18n.sentence(lang, 'fit_context', { context: f.integer(fit.context_tokens) }), 'placement']);
+    }
+    if (m.per_device.length > 1 || m.host.layers > 0 || m.host.expert_layers > 0) {
+      m.per_device.forEach((d, i) => rows.push([t('device') + ' ' + (i + 1), f.gib(d.total_bytes) + ' / ' +
+        f.gib(d.usable_bytes) + ' · ' + d.layers + ' ' + t('layers_short'), 'device-' + i]));
+    }
+    if (m.host.prompt_cache_limit_bytes > 0 || m.host.layers > 0) {
+      rows.push([t('system_ram'), LlmCalc.i18n.sentence(lang, 'host_parts', { total: f.gib(m.host.total_bytes),
+        layers: m.host.layers, experts: m.host.expert_layers,
+        checkpoints: m.host.checkpoint_bytes > 0 ? f.gib(m.host.checkpoint_bytes) : '',
+        cache: f.gib(m.host.prompt_cache_limit_bytes) }), 'host']);
+    }
+    return rows;
   }
 
   function fillList(list, rows) {
