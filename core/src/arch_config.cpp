@@ -310,6 +310,18 @@ void read_moe(const nlohmann::json& text, JsonReader& reader, ArchConfig& arch) 
     bool moe = i >= first_dense && i % freq == 0 && (i + 1) % step == 0 && !dense_only.count(i);
     arch.layer_moe[static_cast<std::size_t>(i)] = moe;
   }
+  // ERNIE 4.5's MTP block is a dense decoder layer (full FFN, no experts) with mtp_emb_norm,
+  // mtp_hidden_norm and a 2h -> h projection, sharing the embedding and head (the -Paddle Hub
+  // total: 989,888,512 for the 300B's block).
+  if (type == "ernie4_5_moe" && arch.mtp_layers > 0) {
+    auto total = static_cast<std::size_t>(arch.n_layers + arch.mtp_layers);
+    arch.layer_attention.resize(total, AttentionKind::full);
+    arch.layer_moe.resize(total, false);
+    arch.layer_intermediate.resize(total, arch.intermediate);
+    arch.layer_kv_heads.resize(total, arch.n_kv_heads);
+    arch.mtp_own_embeddings = false;
+    arch.mtp_shared_head_norm = false;
+  }
 }
 
 void read_mla(JsonReader& reader, ArchConfig& arch) {

@@ -132,7 +132,7 @@ KvBreakdown kv_cache_bytes(const ModelSpec& model, const KvType& type, const KvR
     }
     // Recurrent layers, and Falcon-H1's attention layers with their parallel Mamba2 mixer: one
     // f32 state per sequence (llama.cpp: per n_seq_max slot, used or not).
-    int64_t state = a.state_elements_per_seq * 4 * sequences;
+    int64_t state = a.state_elements_per_seq * 4 * sequences * std::max<int64_t>(1, request.state_copies);
     out.state_bytes += state;
     layer_bytes += state;
     out.per_layer_bytes.push_back(layer_bytes);

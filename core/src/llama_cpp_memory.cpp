@@ -136,7 +136,8 @@ int64_t checkpoint_bytes(const ModelSpec& model, const KvType& type) {
 }
 
 // MTP draft context (PR #22673): the MTP layers' weights, their KV cache and a compute buffer
-// holding the drafted logits (ubatch x vocab f32: 490 MiB for Qwen3.6 at -ub 512).
+// holding the drafted logits of at most 512 rows (512 x vocab f32: 490 MiB for Qwen3.6 at -ub
+// 512, 520 MiB for Qwen3.8-27B at -ub 2048).
 int64_t mtp_context_bytes(const LlamaCppInputs& in, const KvBreakdown& kv) {
   const ModelSpec& m = in.model;
   if (!in.request.engine.mtp || m.mtp_layers <= 0 || m.layers.empty()) return 0;
@@ -147,7 +148,7 @@ int64_t mtp_context_bytes(const LlamaCppInputs& in, const KvBreakdown& kv) {
     }
   }
   return in.weights.mtp_bytes + m.mtp_layers * row * kv.cells +
-         in.request.engine.ubatch_tokens * m.vocab_size * 4;
+         std::min<int64_t>(512, in.request.engine.ubatch_tokens) * m.vocab_size * 4;
 }
 
 EngineTotals measure(const LlamaCppInputs& in, const LayerPlacement& p, int64_t context) {

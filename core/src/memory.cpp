@@ -149,6 +149,11 @@ KvRequest engine_kv_request(const MemoryRequest& request, int64_t context_tokens
   kv.ubatch_tokens = request.engine.ubatch_tokens;
   kv.layout = engine_layout(request.engine.engine);
   kv.unified = request.engine.kv_unified;
+  // llama.cpp drafting keeps one recurrent state per drafted token to roll back to
+  // (llama-memory-recurrent rs_seq): Qwen3.8-27B with 2 MTP drafts holds 3 states, 448.88 MiB.
+  if (is_llama_cpp_family(request.engine.engine) && request.engine.mtp) {
+    kv.state_copies = 1 + request.engine.mtp_draft_tokens;
+  }
   if (kv.layout == KvLayout::paged) {
     kv.context_tokens = (context_tokens + kPageTokens - 1) / kPageTokens * kPageTokens;
   }

@@ -290,7 +290,7 @@ class InventoryBuilder {
       add_norm(blk + "nextn.hnorm", i, arch_.hidden);
       add(blk + "nextn.eh_proj.weight", TensorRole::nextn_eh_proj, i, 2 * arch_.hidden,
           arch_.hidden);
-      add_norm(blk + "nextn.shared_head_norm", i, arch_.hidden);
+      if (arch_.mtp_shared_head_norm) add_norm(blk + "nextn.shared_head_norm", i, arch_.hidden);
       // DeepSeek V3 and GLM-4.5 store their own embedding and head copies in the MTP layer
       // (the Hub totals count them); Qwen3-Next and GLM-5 share the main ones.
       if (arch_.mtp_own_embeddings) {

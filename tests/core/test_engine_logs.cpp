@@ -44,6 +44,7 @@ TEST_CASE("Memory per device within 5% or 256 MiB of 2026 engine logs", "[memory
     if (expect.contains("fit")) CHECK(memory["fit"]["status"] == expect["fit"]);
     if (expect.contains("verdict")) CHECK(memory["verdict"] == expect["verdict"]);
     if (expect.contains("context_tokens")) CHECK(memory["fit"]["context_tokens"] == expect["context_tokens"]);
+    if (expect.contains("gpu_layers")) CHECK(memory["fit"]["gpu_layers"] == expect["gpu_layers"]);
     if (expect.contains("host_expert_layers")) {
       CHECK(memory["fit"]["host_expert_layers"].size() == expect["host_expert_layers"].get<std::size_t>());
     }
@@ -55,13 +56,15 @@ TEST_CASE("Memory per device within 5% or 256 MiB of 2026 engine logs", "[memory
         check_part(memory["per_device"][d], devices[d], "model_mib", "weights_bytes", where);
         check_part(memory["per_device"][d], devices[d], "context_mib", "kv_cache_bytes", where);
         check_part(memory["per_device"][d], devices[d], "compute_mib", "compute_bytes", where);
+        check_part(memory["per_device"][d], devices[d], "total_mib", "total_bytes", where);
       }
     }
     if (expect.contains("host")) {
       check_part(memory["host"], expect["host"], "model_mib", "weights_bytes", "host");
       check_part(memory["host"], expect["host"], "compute_mib", "compute_bytes", "host");
+      check_part(memory["host"], expect["host"], "context_mib", "kv_cache_bytes", "host");
     }
     ++compared;
   }
-  CHECK(compared >= 14);
+  CHECK(compared >= 18);
 }

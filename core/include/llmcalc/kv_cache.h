@@ -38,6 +38,7 @@ struct KvRequest {
   // llama.cpp: all sequences share one stream of context_tokens cells (llama-server's default
   // with automatic slots); false: one stream of context_tokens cells per sequence.
   bool unified = false;
+  int64_t state_copies = 1;  // recurrent states kept per sequence (speculative rollback)
 };
 
 struct KvBreakdown {
