@@ -12,7 +12,7 @@ import { join, relative } from 'node:path';
 const [dataDir, coreDir, output] = process.argv.slice(2);
 const HUMAN_ONLY = new Set(['notes', 'note', 'source_copy', 'source_copy_others', 'sources_other',
   'provenance', 'memory_note', 'bandwidth_source', 'memory_assumed', 'region_note', 'listed_until',
-  'billing_source', 'what', 'quote', 'cross_check', 'price_used_note', 'rounded', 'rounded_source', 'by_dtype', 'layout', 'description', 'behaviours']);
+  'billing_source', 'what', 'quote', 'cross_check', 'price_used_note', 'rounded', 'rounded_source', 'by_dtype', 'layout', 'description', 'behaviours', 'evidence', 'file_sizes_bytes']);
 
 function walk(dir, suffixes) {
   return readdirSync(dir).sort().flatMap((name) => {

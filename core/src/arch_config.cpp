@@ -19,7 +19,7 @@ const std::set<std::string> kKnownFamilies = {
     "smollm3",   "ernie4_5",    "ernie4_5_moe", "llama4",     "deepseek_v32", "hunyuan",
     "nemotron-nas", "minimax_m1", "minimax", "jamba",      "deepseek",   "bailing_moe",
     "nemotron_h", "lfm2",  "exaone4",  "minimax_m2", "hunyuan_v1_dense", "minicpm",
-    "granitemoehybrid", "lfm2_moe", "falcon_h1", "gemma4", "glm_moe_dsa"};
+    "granitemoehybrid", "lfm2_moe", "falcon_h1", "gemma4", "glm_moe_dsa", "glm4_moe_lite", "kimi_linear"};
 
 // A nested config with transformers' defaults filled in for the keys it omits.
 nlohmann::json with_defaults(const nlohmann::json& config) {
@@ -290,8 +290,8 @@ void read_moe(const nlohmann::json& text, JsonReader& reader, ArchConfig& arch) 
   arch.expert_bias = type == "gpt_oss";
   // Aux-loss-free routing keeps a per-expert score bias (e_score_correction_bias /
   // moe_statics / expert_bias).
-  arch.expert_score_bias = is_one_of(type, {"deepseek_v3", "kimi_k2", "glm4_moe", "bailing_moe",
-                                             "minimax_m2"}) ||
+  arch.expert_score_bias = is_one_of(type, {"deepseek_v3", "kimi_k2", "glm4_moe", "glm4_moe_lite",
+                                             "bailing_moe", "minimax_m2", "kimi_linear"}) ||
                            (type == "ernie4_5_moe" && reader.boolean("moe_use_aux_free", false).value_or(false));
 
   // Which layers are MoE. DeepSeek / GLM-4.5 (modeling_deepseek_v3.py): i >= first_k_dense_replace
@@ -353,6 +353,30 @@ void read_linear_attention(JsonReader& reader, ArchConfig& arch) {
   for (int64_t i = 0; i < arch.n_layers; ++i) {
     arch.layer_attention[static_cast<std::size_t>(i)] =
         (i + 1) % interval == 0 ? AttentionKind::full : AttentionKind::linear;
+  }
+}
+
+// Kimi Linear (modeling_kimi.py; the KDA module is fla-org/flash-linear-attention's
+// fla/layers/kda.py KimiDeltaAttention): linear_attn_config lists its Kimi Delta Attention layers
+// and its MLA layers, both 1-based; KDA keeps a heads x head_dim x head_dim f32 state and a
+// short convolution over q, k and v per sequence.
+void apply_kimi_linear(const nlohmann::json& text, JsonReader& reader, ArchConfig& arch) {
+  auto config = text.find("linear_attn_config");
+  if (config == text.end() || !config->is_object()) {
+    reader.issues().error("missing_key", reader.path_of("linear_attn_config"),
+                          "Kimi Linear needs linear_attn_config (its KDA and MLA layer lists).");
+    return;
+  }
+  JsonReader linear(*config, reader.path_of("linear_attn_config"), reader.issues());
+  arch.kda = true;
+  arch.linear_k_heads = linear.integer("num_heads", 1, kMaxHeads).value_or(0);
+  arch.linear_v_heads = arch.linear_k_heads;
+  arch.linear_k_head_dim = linear.integer("head_dim", 1, kMaxHidden).value_or(0);
+  arch.linear_v_head_dim = arch.linear_k_head_dim;
+  arch.linear_conv_kernel = linear.integer("short_conv_kernel_size", 1, 64, 4).value_or(4);
+  std::set<int64_t> kda = read_index_list(*config, "kda_layers");
+  for (int64_t i = 0; i < arch.n_layers; ++i) {
+    arch.layer_attention[static_cast<std::size_t>(i)] = kda.count(i + 1) ? AttentionKind::linear : AttentionKind::mla;
   }
 }
 
@@ -687,9 +711,13 @@ void apply_family_conventions(const nlohmann::json& text, JsonReader& reader, Ar
   // widths; its MTP layer shares the main embedding and head (Qwen3-Next's does too).
   bool dsa = type == "deepseek_v32" || type == "glm_moe_dsa";
   arch.mtp_own_embeddings = !is_one_of(type, {"qwen3_next", "glm_moe_dsa"});
-  if (is_one_of(type, {"deepseek_v2", "deepseek_v3", "kimi_k2", "deepseek_v32", "glm_moe_dsa"})) {
+  // GLM-4.7-Flash (glm4_moe_lite, modeling_glm4_moe_lite.py) is DeepSeek V3's MLA and MoE at
+  // GLM widths, its MTP layer with its own embedding and head copies.
+  if (is_one_of(type, {"deepseek_v2", "deepseek_v3", "kimi_k2", "deepseek_v32", "glm_moe_dsa",
+                       "glm4_moe_lite", "kimi_linear"})) {
     read_mla(reader, arch);
   }
+  if (type == "kimi_linear") apply_kimi_linear(text, reader, arch);
   if (dsa) {
     arch.indexer_heads = reader.integer("index_n_heads", 1, kMaxHeads).value_or(0);
     // GLM-5.2's IndexShare: "shared" layers reuse the previous "full" layer's top-k and ship no
@@ -798,8 +826,9 @@ std::optional<ArchConfig> read_arch_config(const nlohmann::json& config, const s
                      ") must be a multiple of num_key_value_heads (" +
                      std::to_string(arch.n_kv_heads) + ").");
   }
-  // head_dim is explicit in many modern configs and need not equal hidden / heads (Gemma, Qwen3).
-  if (!reader.has("head_dim") && arch.hidden % arch.n_heads != 0) {
+  // head_dim is explicit in many modern configs and need not equal hidden / heads (Gemma, Qwen3);
+  // MLA configs give their head widths as qk_nope_head_dim + qk_rope_head_dim instead.
+  if (!reader.has("head_dim") && !reader.has("qk_nope_head_dim") && arch.hidden % arch.n_heads != 0) {
     issues.error("head_dim_undefined", reader.path_of("head_dim"),
                  "head_dim is absent and hidden_size is not a multiple of num_attention_heads.");
   }
@@ -807,7 +836,7 @@ std::optional<ArchConfig> read_arch_config(const nlohmann::json& config, const s
                       .value_or(arch.hidden / arch.n_heads);
   arch.v_head_dim = arch.head_dim;
   arch.max_context = first_integer(reader, {"max_position_embeddings", "max_sequence_length",
-                                            "n_positions", "seq_length"},
+                                            "n_positions", "seq_length", "model_max_length"},
                                    1, int64_t{1} << 40, 4096).value_or(4096);
   arch.max_context = std::min(arch.max_context, kMaxContextTokens);
   arch.tied = top.has("tie_word_embeddings")

@@ -105,6 +105,7 @@ struct ArchConfig {
   int64_t linear_v_head_dim = 0;
   int64_t linear_conv_kernel = 0;
   bool lightning_attention = false;  // MiniMax-01/M1 linear layers (qkv, output gate, norm)
+  bool kda = false;                  // Kimi Delta Attention linear layers (Kimi Linear)
 
   // Mamba layers (Jamba: modeling_jamba.py JambaMambaMixer).
   int64_t mamba_d_inner = 0;

@@ -5,6 +5,7 @@
 
 #include <cctype>
 #include <cmath>
+#include <optional>
 #include <cstdio>
 #include <utility>
 #include <vector>
@@ -53,6 +54,57 @@ std::string server_quantization(const std::string& format) {
   return "";
 }
 
+std::string lower(std::string text) {
+  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return text;
+}
+
+// A published repository for a launch command: its id, whether its file list shows the chosen
+// quantization, and the checkpoint it holds when that differs (an Instruct upload of a base
+// model: same architecture, same figures).
+struct PublishedRepo {
+  std::string repo;
+  bool listed = false;
+  std::string variant;
+};
+
+// The GGUF repository for `format` from the record's gguf_repos (data/models: ggml-org, unsloth,
+// bartowski, the publisher's own, each with the quantizations its file list shows): the first
+// that lists it, the exact checkpoint before an Instruct variant; else the first repository.
+std::optional<PublishedRepo> gguf_repo_for(const nlohmann::json& record, const std::string& format) {
+  auto repos = record.find("gguf_repos");
+  if (repos == record.end() || !repos->is_array() || repos->empty()) return std::nullopt;
+  std::string wanted = lower(format);
+  for (bool variants : {false, true}) {
+    for (const nlohmann::json& entry : *repos) {
+      if (entry.contains("variant") != variants) continue;
+      for (const nlohmann::json& quant : entry.value("quants", nlohmann::json::array())) {
+        if (quant.is_string() && lower(quant.get<std::string>()) == wanted) {
+          return PublishedRepo{entry.value("repo", ""), true, entry.value("variant", "")};
+        }
+      }
+    }
+  }
+  const nlohmann::json& first = repos->front();
+  return PublishedRepo{first.value("repo", ""), false, first.value("variant", "")};
+}
+
+// The mlx-community repository quantized to `bits`, the exact checkpoint first.
+std::optional<PublishedRepo> mlx_repo_for(const nlohmann::json& record, int bits) {
+  auto repos = record.find("mlx_repos");
+  if (repos == record.end() || !repos->is_array()) return std::nullopt;
+  for (bool variants : {false, true}) {
+    for (const nlohmann::json& entry : *repos) {
+      if (entry.contains("variant") != variants) continue;
+      auto width = entry.find("bits");
+      if (width != entry.end() && width->is_number_integer() && width->get<int>() == bits) {
+        return PublishedRepo{entry.value("repo", ""), true, entry.value("variant", "")};
+      }
+    }
+  }
+  return std::nullopt;
+}
+
 // The -ot pattern and counts --fit arrives at, for the note beside a command that lets it.
 std::string fit_note(const FitPlan& fit, int64_t layers) {
   if (fit.status == "offload") {
@@ -77,7 +129,6 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
   const CatalogModel* entry = Catalog::instance().find_model(s.model_id);
   nlohmann::json record = entry ? entry->record : nlohmann::json::object();
   std::string hf_repo = record_string(record, "hf_repo");
-  std::string gguf_repo = record_string(record, "gguf_repo");
   std::string ollama_tag = record_string(record, "ollama_tag");
   std::string model_name = hf_repo.empty() ? "<your-model>" : hf_repo;
   std::string port = std::to_string(s.port);
@@ -93,21 +144,20 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
   {
     Flags flags;
     std::string notes;
-    // A repository named after one quantization (e.g. "...-qat-q4_0-gguf") only serves that one.
-    std::string repo_lower = gguf_repo;
-    for (char& c : repo_lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    std::string weights_lower = s.weights;
-    for (char& c : weights_lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    bool single_quant_repo = false;
-    for (const char* quant : {"q4_0", "q8_0", "q4_k_m", "q5_k_m", "q6_k", "bf16", "f16"}) {
-      if (repo_lower.find(quant) != std::string::npos && weights_lower != quant) single_quant_repo = true;
-    }
-    if (!gguf_repo.empty() && gguf && !single_quant_repo) {
-      flags.push_back({"-hf", gguf_repo + ":" + s.weights});
+    std::optional<PublishedRepo> repo = gguf ? gguf_repo_for(record, s.weights) : std::nullopt;
+    if (repo) {
+      flags.push_back({"-hf", repo->repo + ":" + s.weights});
+      if (!repo->listed) {
+        notes = "The file list of " + repo->repo + " was not read here: check that it offers " + s.weights + ".";
+      }
+      if (!repo->variant.empty()) {
+        notes += (notes.empty() ? "" : " ") + repo->repo + " holds " + repo->variant +
+                 ", a different checkpoint of the same architecture.";
+      }
     } else {
       flags.push_back({"-m", s.model_id + "-" + s.weights + ".gguf"});
-      notes = "No GGUF repository is known for this model: point -m at your " + s.weights +
-              " file.";
+      notes = gguf ? "No GGUF repository is known for this model: point -m at your " + s.weights + " file."
+                   : s.weights + " is not a GGUF format: pick a GGUF type (Q4_K_M, Q8_0, ...) for llama.cpp.";
     }
     // -c is the total across explicit slots (each gets -c / -np); without -np, 4 slots share it.
     if (!s.context_auto) flags.push_back({"-c", std::to_string(s.context_tokens * s.batch)});
@@ -149,7 +199,11 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
   // Ollama (v0.32, llama-server underneath): settings through the server's environment; the
   // context by VRAM, one slot, flash attention auto and f16 cache when left alone.
   {
-    std::string tag = ollama_tag.empty() ? s.model_id : ollama_tag;
+    // The library tag serves its default quantization (Q4_K_M); another format, or a model with
+    // no tag, comes from a GGUF repository on Hugging Face (`ollama run hf.co/<repo>:<quant>`).
+    std::optional<PublishedRepo> hub = gguf ? gguf_repo_for(record, s.weights) : std::nullopt;
+    bool library = !ollama_tag.empty() && (s.weights == "Q4_K_M" || !hub);
+    std::string tag = library ? ollama_tag : hub ? "hf.co/" + hub->repo + ":" + s.weights : s.model_id;
     nlohmann::json env = nlohmann::json::object();
     if (!s.context_auto) env["OLLAMA_CONTEXT_LENGTH"] = ctx;
     if (s.batch > 1) env["OLLAMA_NUM_PARALLEL"] = seqs;
@@ -160,8 +214,10 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
     out["ollama"] = {{"command", env_line + "ollama serve & ollama run " + tag},
                      {"env", env},
                      {"flags", nlohmann::json::object()},
-                     {"notes", ollama_tag.empty() ? "No Ollama library tag is known; `ollama run hf.co/<repo>:<quant>` pulls a GGUF from Hugging Face."
-                                                  : ""},
+                     {"notes", library || hub ? (library && s.weights != "Q4_K_M"
+                                                     ? "The library tag " + ollama_tag + " serves Q4_K_M, not " + s.weights + "."
+                                                     : "")
+                                              : "No Ollama library tag or GGUF repository is known for this model."},
                      {"docs", "https://github.com/ollama/ollama/blob/main/docs/faq.md"}};
   }
 
@@ -205,7 +261,8 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
                      {"notes", ""},
                      {"docs", "https://docs.sglang.ai/advanced_features/server_arguments.html"}};
   }
-  // MLX-LM: convert to the chosen bit width, then serve.
+  // MLX-LM: an mlx-community repository at the chosen width when one is published, else a
+  // conversion to it; mlx_lm.server loads it.
   {
     // The MLX width closest to the chosen format (MLX quantizes to 2, 3, 4, 6 or 8 bits).
     std::string bits = s.weights.rfind("MLX-", 0) == 0 ? s.weights.substr(4, 1) : "4";
@@ -214,12 +271,20 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
       if (s.weights.find("6") != std::string::npos) bits = "6";
       if (s.weights.rfind("Q3", 0) == 0 || s.weights.rfind("IQ3", 0) == 0) bits = "3";
     }
-    std::string local = s.model_id + "-mlx-" + bits + "bit";
-    Flags flags = {{"--model", local}, {"--port", port}};
-    out["mlx"] = {{"command", "mlx_lm.convert --hf-path " + model_name + " -q --q-bits " + bits +
-                                  " --mlx-path " + local + " && " + join("mlx_lm.server", flags)},
+    std::optional<PublishedRepo> repo = mlx_repo_for(record, std::stoi(bits));
+    std::string model = repo ? repo->repo : s.model_id + "-mlx-" + bits + "bit";
+    Flags flags = {{"--model", model}};
+    if (s.port != 8080) flags.push_back({"--port", port});
+    std::string command = repo ? join("mlx_lm.server", flags)
+                               : "mlx_lm.convert --hf-path " + model_name + " -q --q-bits " + bits +
+                                     " --mlx-path " + model + " && " + join("mlx_lm.server", flags);
+    std::string notes = "mlx_lm.server sizes the KV cache per request; context is not a server flag.";
+    if (repo && !repo->variant.empty()) {
+      notes += " " + repo->repo + " holds " + repo->variant + ", a different checkpoint of the same architecture.";
+    }
+    out["mlx"] = {{"command", command},
                   {"flags", flags_json(flags)},
-                  {"notes", "mlx_lm.server sizes the KV cache per request; context is not a server flag."},
+                  {"notes", notes},
                   {"docs", "https://github.com/ml-explore/mlx-lm/blob/main/mlx_lm/SERVER.md"}};
   }
   return out;

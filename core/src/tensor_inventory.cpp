@@ -54,6 +54,8 @@ class InventoryBuilder {
       case AttentionKind::linear:
         if (arch_.lightning_attention) {
           add_lightning_attention(blk, i);
+        } else if (arch_.kda) {
+          add_kda(blk, i);
         } else {
           add_linear_attention(blk, i);
         }
@@ -224,6 +226,28 @@ class InventoryBuilder {
     add(blk + "ssm_a", TensorRole::ssm_small, i, arch_.linear_v_heads, 1);
     add(blk + "ssm_norm.weight", TensorRole::norm, i, arch_.linear_v_head_dim, 1);
     add_linear(blk + "ssm_out", TensorRole::ssm_out, i, value_dim, arch_.hidden, false);
+  }
+
+  // Kimi Delta Attention (fla/layers/kda.py): q, k, v projections each with a depthwise short
+  // convolution, low-rank decay (f_a, f_b) and output-gate (g_a, g_b) projections, the beta
+  // projection, A_log, dt_bias, a gated output norm and o_proj; g_b has no bias in the
+  // checkpoints.
+  void add_kda(const std::string& blk, int i) {
+    int64_t width = arch_.linear_k_heads * arch_.linear_k_head_dim;
+    for (const char* name : {"attn_q", "attn_k", "attn_v"}) {
+      add_linear(blk + name, name[5] == 'q' ? TensorRole::attn_q : name[5] == 'k' ? TensorRole::attn_k : TensorRole::attn_v,
+                 i, arch_.hidden, width, false);
+      add(blk + name + "_conv.weight", TensorRole::ssm_conv, i, arch_.linear_conv_kernel, width);
+    }
+    add_linear(blk + "ssm_f_a", TensorRole::ssm_in, i, arch_.hidden, arch_.linear_k_head_dim, false);
+    add_linear(blk + "ssm_f_b", TensorRole::ssm_in, i, arch_.linear_k_head_dim, width, false);
+    add_linear(blk + "ssm_g_a", TensorRole::ssm_in, i, arch_.hidden, arch_.linear_v_head_dim, false);
+    add_linear(blk + "ssm_g_b", TensorRole::ssm_in, i, arch_.linear_v_head_dim, width, false);
+    add_linear(blk + "ssm_beta", TensorRole::ssm_in, i, arch_.hidden, arch_.linear_k_heads, false);
+    add(blk + "ssm_a", TensorRole::ssm_small, i, arch_.linear_k_heads, 1);
+    add(blk + "ssm_dt.bias", TensorRole::ssm_small, i, width, 1);
+    add(blk + "ssm_norm.weight", TensorRole::norm, i, arch_.linear_v_head_dim, 1);
+    add_linear(blk + "attn_output", TensorRole::attn_output, i, width, arch_.hidden, false);
   }
 
   void add_dense_mlp(const std::string& blk, int i, int64_t width, const std::string& suffix) {

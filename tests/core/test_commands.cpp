@@ -122,3 +122,37 @@ TEST_CASE("Checkpoint formats get the server's --quantization flag", "[commands]
   auto bf16 = commands_for({{"model", "llama-3.1-8b"}, {"weights", "BF16"}});
   CHECK_FALSE(bf16["vllm"]["flags"].contains("--quantization"));
 }
+
+TEST_CASE("Catalog commands download what they run: -hf, hf.co and mlx-community repositories", "[commands][catalog]") {
+  // Every model with a known GGUF repository gets `llama-server -hf <repo>:<quant>`; where a
+  // repository's file list shows the quantization, that repository is the one named.
+  int with_repo = 0;
+  int models = 0;
+  for (const auto& entry : llmcalc::Catalog::instance().models()) {
+    ++models;
+    const auto& record = entry.record;
+    if (!record.contains("gguf_repos")) continue;
+    ++with_repo;
+    auto c = commands_for({{"model", entry.id}, {"weights", "Q4_K_M"}, {"hardware", "h200-sxm"}});
+    INFO(entry.id << ": " << c["llama.cpp"]["command"]);
+    std::string hf = c["llama.cpp"]["flags"].value("-hf", "");
+    REQUIRE_FALSE(hf.empty());
+    std::string repo = hf.substr(0, hf.rfind(':'));
+    bool listed_anywhere = false;
+    bool named_lists_it = false;
+    for (const auto& published : record["gguf_repos"]) {
+      for (const auto& quant : published["quants"]) {
+        if (quant != "Q4_K_M") continue;
+        listed_anywhere = true;
+        if (published["repo"] == repo) named_lists_it = true;
+      }
+    }
+    CHECK(named_lists_it == listed_anywhere);
+    // Ollama runs the library tag or the same GGUF from Hugging Face.
+    std::string ollama = c["ollama"]["command"].get<std::string>();
+    CHECK((ollama.find("ollama run hf.co/") != std::string::npos ||
+           (record["ollama_tag"].is_string() && ollama.find(record["ollama_tag"].get<std::string>()) != std::string::npos)));
+  }
+  // Issue #19: at least 90% of the catalog.
+  CHECK(with_repo * 10 >= models * 9);
+}

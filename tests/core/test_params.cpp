@@ -786,3 +786,49 @@ TEST_CASE("Mistral Small 3.1 by hand: the Pixtral tower and its projector", "[pa
   // MLP 3 x 5,120 x 32,768 = 503,316,480, embedding and head 131,072 x 5,120 = 671,088,640 each.
   CHECK(m.params.text == 2 * 671088640LL + 40 * (52428800LL + 503316480LL) + 40 * 2 * 5120 + 5120);
 }
+
+TEST_CASE("GLM-4.7-Flash (glm4_moe_lite) by hand: MLA and MoE at GLM widths", "[params][hand]") {
+  auto m = catalog_model("glm-4.7-flash");
+  // Attention per layer (MLA): q_a 2,048 x 768 + q_b 768 x (20 heads x (192 + 64)) + kv_a
+  // 2,048 x (512 + 64) + kv_b 512 x 20 x (192 + 256) + o (20 x 256) x 2,048 = 1,572,864 +
+  // 3,932,160 + 1,179,648 + 4,587,520 + 10,485,760 = 21,757,952 (the q_a and kv_a norms, 768 +
+  // 512, count as norms); x 47 layers = 1,022,623,744.
+  CHECK(m.params.attention == 1022623744LL);
+  // Layer 0 dense (first_k_dense_replace 1): 3 x 2,048 x 10,240 = 62,914,560. Layers 1..46: 64
+  // experts of 3 x 2,048 x 1,536 = 603,979,776 each layer (27,783,069,696), one shared expert
+  // 9,437,184 (434,110,464), a router 64 x 2,048 plus its 64 score biases (6,032,256).
+  CHECK(m.params.mlp_dense == 62914560LL);
+  CHECK(m.params.experts_routed == 27783069696LL);
+  CHECK(m.params.experts_shared == 434110464LL);
+  CHECK(m.params.router == 6032256LL);
+  // Embedding and untied head 154,880 x 2,048 = 317,194,240 each; norms 47 x (2 x 2,048 +
+  // 768 + 512) + 2,048 = 254,720. Text: 29,943,393,920, the count of lmstudio's MLX conversions.
+  CHECK(m.params.norms == 254720);
+  CHECK(m.params.text == 29943393920LL);
+  // The MTP layer 47 is a full MoE layer with its own embedding and head copies: the Hub total
+  // 31,221,488,576 minus the text.
+  CHECK(m.params.mtp == 31221488576LL - 29943393920LL);
+}
+
+TEST_CASE("Kimi Linear (kimi_linear) by hand: KDA and MLA layers, MoE", "[params][hand]") {
+  auto m = catalog_model("kimi-linear-48b-a3b");
+  // linear_attn_config's lists are 1-based: KDA on layers 1-3, 5-7, ..., 25-26 (20), MLA on 4,
+  // 8, ..., 24, 27 (7). A KDA layer (fla KimiDeltaAttention, 32 heads of 128): q/k/v
+  // 3 x 4,096 x 2,304, their short convs 3 x 4,096 x 4, f_a 128 x 2,304, f_b 4,096 x 128,
+  // g_a 128 x 2,304, g_b 4,096 x 128, beta 32 x 2,304, A_log 32, dt_bias 4,096, o_norm 128,
+  // o_proj 2,304 x 4,096 = 39,514,272. An MLA layer without q LoRA: q 32 x 192 x 2,304 +
+  // kv_a (512 + 64) x 2,304 + its norm 512 + kv_b 32 x (128 + 128) x 512 + o 2,304 x 4,096 =
+  // 29,114,880. Their norms (o_norm, kv_a norm) are counted as norms here.
+  CHECK(m.params.attention + m.params.recurrent + (20 * 128 + 7 * 512) == 20 * 39514272LL + 7 * 29114880LL);
+  // Layer 0 dense (3 x 2,304 x 9,216), then 26 MoE layers of 256 experts of 1,024, a shared one
+  // and a sigmoid router with its score bias (256 x 2,304 + 256).
+  CHECK(m.params.mlp_dense == 3LL * 2304 * 9216);
+  CHECK(m.params.experts_routed == 26LL * 256 * 3 * 1024 * 2304);
+  CHECK(m.params.experts_shared == 26LL * 3 * 1024 * 2304);
+  CHECK(m.params.router == 26LL * (256 * 2304 + 256));
+  // KDA state per sequence: 20 layers x (32 x 128 x 128 + (4 - 1) x 3 x 4,096) f32 =
+  // 44,892,160 B, whatever the context; the MLA layers cache 7 x 576 x 2 B per token.
+  auto r = llmcalc_test::estimate({{"model", "kimi-linear-48b-a3b"}, {"context_tokens", 8192}, {"kv_unified", false}});
+  CHECK(r["result"]["memory"]["kv_cache"]["state_bytes"] == 44892160);
+  CHECK(r["result"]["memory"]["kv_cache"]["latent_bytes"] == 7LL * 576 * 2 * 8192);
+}
