@@ -75,7 +75,9 @@ PoolShape pool_shape(const ModelSpec& model, const MemoryRequest& request, int64
 
 // The profiling run's torch peak on one rank: bf16 gate/up, activation and residual tensors of
 // max_num_batched_tokens tokens, (6 x ffn / tp + 6 x hidden) bytes per token, and the sampler's
-// logits for min(max_num_seqs, tokens) requests (bf16 and an f32 copy, 6 bytes per entry).
+// run on min(max_num_seqs, tokens) requests (gpu_model_runner.py _dummy_sampler_run, which sets
+// top-k and top-p for the worst case): bf16 logits, their f32 copy and the top-k/top-p sort's
+// f32 values and int64 indices, 18 bytes per vocabulary entry.
 int64_t activation_peak(const ModelSpec& model, const Hardware& hardware, const MemoryRequest& request) {
   const EngineSettings& engine = request.engine;
   int64_t tokens = engine.max_num_batched_tokens > 0 ? engine.max_num_batched_tokens
@@ -83,7 +85,7 @@ int64_t activation_peak(const ModelSpec& model, const Hardware& hardware, const 
   int64_t seqs = engine.max_num_seqs > 0 ? engine.max_num_seqs : vllm_default_max_seqs(hardware);
   int64_t ranks = tensor_parallel(request);
   return tokens * (6 * max_ffn_width(model) / ranks + 6 * model.hidden_size) +
-         std::min(seqs, tokens) * model.vocab_size * 6;
+         std::min(seqs, tokens) * model.vocab_size * 18;
 }
 
 }  // namespace

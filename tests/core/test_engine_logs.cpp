@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "test_support.h"
 
@@ -34,7 +35,7 @@ TEST_CASE("Memory per device within 5% or 256 MiB of 2026 engine logs", "[memory
   const nlohmann::json data = llmcalc_test::read_test_data("engine_logs.json");
   int compared = 0;
   for (const nlohmann::json& record : data.at("records")) {
-    if (!record.contains("request")) continue;
+    if (!record.contains("request") || record.at("expect").contains("kv_pool_gib")) continue;
     const std::string id = record.at("id").get<std::string>();
     INFO("record " << id << " (" << record.at("source").get<std::string>() << ")");
     nlohmann::json envelope = llmcalc_test::estimate(record.at("request"));
@@ -67,4 +68,28 @@ TEST_CASE("Memory per device within 5% or 256 MiB of 2026 engine logs", "[memory
     ++compared;
   }
   CHECK(compared >= 18);
+}
+
+TEST_CASE("vLLM and SGLang KV pools within 0.75 GiB (median) of 2026 logs", "[memory][published][engine_logs][vllm]") {
+  // vLLM's "Available KV cache memory" and SGLang's KV allocation per device, against the pool
+  // the estimate gives the same setup.
+  const nlohmann::json data = llmcalc_test::read_test_data("engine_logs.json");
+  std::vector<double> errors;
+  for (const nlohmann::json& record : data.at("records")) {
+    if (!record.contains("request") || !record.at("expect").contains("kv_pool_gib")) continue;
+    nlohmann::json envelope = llmcalc_test::estimate(record.at("request"));
+    REQUIRE(envelope["ok"] == true);
+    const nlohmann::json& memory = envelope["result"]["memory"];
+    double devices = static_cast<double>(memory["per_device"].size());
+    double estimated = memory["kv_pool_bytes"].get<double>() / devices / (1024.0 * kMiB);
+    double logged = record.at("expect").at("kv_pool_gib").get<double>();
+    WARN(record.at("id").get<std::string>() << ": estimated " << estimated << " GiB, logged " << logged << " GiB");
+    errors.push_back(std::fabs(estimated - logged));
+  }
+  REQUIRE(errors.size() >= 5);
+  std::sort(errors.begin(), errors.end());
+  double median = errors.size() % 2 ? errors[errors.size() / 2]
+                                    : (errors[errors.size() / 2 - 1] + errors[errors.size() / 2]) / 2;
+  INFO("median absolute error " << median << " GiB");
+  CHECK(median <= 0.75);
 }
