@@ -129,6 +129,16 @@ struct ArchConfig {
   int64_t indexer_head_dim = 0;
   std::vector<bool> layer_indexer;  // which layers carry one (empty: all; MTP layers always)
 
+  // DeepSeek V4 (inference/model.py): one shared 512-wide K=V head per token, a grouped low-rank
+  // output projection, compressed attention per layer (compress_ratios: 0 sliding window only,
+  // 4 CSA with a lightning indexer, 128 HCA), 4-stream hyper-connections, hash-routed first layers.
+  bool dsv4 = false;
+  std::vector<int64_t> layer_compress;  // compress ratio per layer, MTP layers included
+  int64_t o_lora_rank = 0;
+  int64_t o_groups = 1;
+  int64_t hc_mult = 0;
+  int64_t hash_layers = 0;
+
   std::optional<VisionConfig> vision;
 };
 

@@ -11,6 +11,9 @@
 // mlx-lm 0.32.0 (models/cache.py): KVCache grows in 256-token steps, RotatingKVCache keeps
 // max_size = window; deepseek_v3-style models cache the latent (PR #839), deepseek_v2 expands
 // per-head K and V; deepseek_v32 / glm_moe_dsa add the indexer key.
+// DeepSeek V4 (llama.cpp PR #24162, src/llama-kv-cache-dsv4.cpp): K-only stores, the raw window
+// of every layer, compressed rows every 4 (CSA, plus indexer keys) or 128 (HCA) tokens, f32
+// compressor states; one stream per sequence even when llama-server unifies the others.
 #include "llmcalc/kv_cache.h"
 
 #include <algorithm>
@@ -84,7 +87,8 @@ KvBreakdown kv_cache_bytes(const ModelSpec& model, const KvType& type, const KvR
   KvBreakdown out;
   const int64_t sequences = std::max<int64_t>(1, request.sequences);
   const bool llama = request.layout == KvLayout::llama_cpp;
-  const int64_t streams = llama && request.unified ? 1 : sequences;
+  const bool unified = request.unified && !model.per_sequence_streams;
+  const int64_t streams = llama && unified ? 1 : sequences;
   // Cells one stream holds for a full-attention layer.
   int64_t stream_cells = request.context_tokens;
   if (llama) stream_cells = pad_up(request.context_tokens, kLlamaCppKvPadding);
@@ -105,7 +109,7 @@ KvBreakdown kv_cache_bytes(const ModelSpec& model, const KvType& type, const KvR
       case AttentionKind::chunked: {
         int64_t window_cells = 0;  // per stream
         if (llama) {
-          int64_t span = a.window_tokens * (request.unified ? sequences : 1) + request.ubatch_tokens;
+          int64_t span = a.window_tokens * (unified ? sequences : 1) + request.ubatch_tokens;
           window_cells = pad_up(std::min(stream_cells, span), kLlamaCppKvPadding);
         } else {
           window_cells = std::min(stream_cells, a.window_tokens);
@@ -123,6 +127,20 @@ KvBreakdown kv_cache_bytes(const ModelSpec& model, const KvType& type, const KvR
       case AttentionKind::linear:
       case AttentionKind::ssm:
       case AttentionKind::none: break;
+    }
+    if (a.compress_ratio > 0) {
+      // DeepSeek V4 (llama-kv-cache-dsv4.cpp): one compressed K row per compress_ratio tokens, and
+      // on CSA layers the indexer's compressed keys; llama.cpp pads each store to 256 cells.
+      int64_t rows = (request.context_tokens + a.compress_ratio - 1) / a.compress_ratio;
+      if (llama) rows = pad_up(rows, kLlamaCppKvPadding);
+      int64_t latent = row_bytes(type, a.compressed_width) * rows * streams;
+      int64_t keys = a.compressed_indexer_dim > 0 ? row_bytes(type, a.compressed_indexer_dim) * rows * streams : 0;
+      out.latent_bytes += latent;
+      out.indexer_bytes += keys;
+      layer_bytes += latent + keys;
+      out.bytes_per_token += (row_bytes(type, a.compressed_width) +
+                              (a.compressed_indexer_dim > 0 ? row_bytes(type, a.compressed_indexer_dim) : 0)) /
+                             a.compress_ratio;
     }
     int64_t indexer = indexer_row_bytes(a, type, request.layout);
     if (indexer > 0) {

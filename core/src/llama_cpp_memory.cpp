@@ -205,7 +205,8 @@ EngineTotals measure(const LlamaCppInputs& in, const LayerPlacement& p, int64_t 
   if (p.output_device < 0) host_reads += static_cast<double>(w.output_layer_bytes);
 
   // Cells one ubatch attends over: one stream's.
-  int64_t stream_cells = t.kv.cells / (engine.kv_unified ? 1 : std::max<int64_t>(1, r.sequences));
+  bool one_stream = engine.kv_unified && !model.per_sequence_streams;
+  int64_t stream_cells = t.kv.cells / (one_stream ? 1 : std::max<int64_t>(1, r.sequences));
   // The FFN live set, and the KQ masks (full and sliding caches) on the device: CUDA and ROCm
   // copy the f32 input and cast it to f16 for flash attention (6 B per cell and token), Metal
   // keeps 4 B, Vulkan 2 B (sched_reserve lines in tests/data/engine_logs.json); DeepSeek sparse

@@ -17,6 +17,7 @@ std::optional<ModelSpec> build_model(const nlohmann::json& config, const std::st
   model.max_context_tokens = arch->max_context;
   model.tied_embeddings = arch->tied;
   model.mtp_layers = arch->mtp_layers;
+  model.per_sequence_streams = arch->dsv4;
   model.layers = plan_layers(*arch);
   model.tensors = tensor_inventory(*arch);
   model.params = count_params(model.tensors, *arch);
@@ -52,6 +53,7 @@ bool same_shape(const LayerSpec& a, const LayerSpec& b) {
          x.head_dim_k == y.head_dim_k && x.head_dim_v == y.head_dim_v &&
          x.window_tokens == y.window_tokens && x.kv_lora_rank == y.kv_lora_rank &&
          x.qk_rope_head_dim == y.qk_rope_head_dim && x.indexer_head_dim == y.indexer_head_dim &&
+         x.compress_ratio == y.compress_ratio &&
          x.state_elements_per_seq == y.state_elements_per_seq && a.mlp.moe == b.mlp.moe &&
          a.mlp.intermediate == b.mlp.intermediate && a.mlp.n_experts == b.mlp.n_experts &&
          a.mlp.n_experts_active == b.mlp.n_experts_active &&
@@ -88,6 +90,7 @@ nlohmann::json layer_summary_json(const ModelSpec& model) {
       entry["qk_rope_head_dim"] = layer.attention.qk_rope_head_dim;
     }
     if (layer.attention.indexer_head_dim > 0) entry["indexer_head_dim"] = layer.attention.indexer_head_dim;
+    if (layer.attention.compress_ratio > 0) entry["compress_ratio"] = layer.attention.compress_ratio;
     groups.push_back(std::move(entry));
     i += count;
   }

@@ -18,6 +18,7 @@ class InventoryBuilder {
     for (int64_t i = 0; i < arch_.n_layers; ++i) add_layer(static_cast<int>(i), ModelPart::text);
     add("output_norm.weight", TensorRole::norm, -1, arch_.hidden, 1);
     if (!arch_.tied) add("output.weight", TensorRole::output, -1, arch_.hidden, arch_.vocab);
+    if (arch_.dsv4) add_hc_head("", -1);
     add_mtp();
     add_vision();
     return std::move(tensors_);
@@ -41,6 +42,10 @@ class InventoryBuilder {
   void add_layer(int i, ModelPart part) {
     part_ = part;
     std::string blk = "blk." + std::to_string(i) + ".";
+    if (arch_.dsv4) {
+      add_dsv4_layer(blk, i);
+      return;
+    }
     // MTP layers (index past the last decoder layer) repeat the last layer's shape, unless the
     // config lays out an MTP block of its own (Nemotron-H).
     auto index = static_cast<std::size_t>(i);
@@ -90,6 +95,66 @@ class InventoryBuilder {
     if (arch_.norms_per_layer == 4 || arch_.model_type == "olmo2") {
       add_norm(blk + "post_ffw_norm", i, arch_.hidden);
     }
+  }
+
+  // DeepSeek V4 (inference/model.py; shapes of the published checkpoints): attention with a q
+  // LoRA, one shared K=V head, a grouped low-rank output (wo_a over o_groups, then wo_b) and
+  // per-head sinks; a compressor on layers with a compress ratio (2 x head_dim wide on the
+  // overlapping ratio-4 windows), a lightning indexer with its own compressor on ratio-4 layers;
+  // hyper-connections mixing hc_mult residual streams around attention and FFN; MoE on every
+  // layer, the first num_hash_layers routed by a token table (not a parameter) instead of a
+  // score bias.
+  void add_dsv4_layer(const std::string& blk, int i) {
+    auto index = static_cast<std::size_t>(i);
+    int64_t d = arch_.hidden;
+    int64_t hd = arch_.head_dim;
+    int64_t ratio = index < arch_.layer_compress.size() ? arch_.layer_compress[index] : 0;
+    add_norm(blk + "attn_norm", i, d);
+    add_norm(blk + "ffn_norm", i, d);
+    add_linear(blk + "attn_q_a", TensorRole::attn_q_a, i, d, arch_.q_lora_rank, false);
+    add_norm(blk + "attn_q_a_norm", i, arch_.q_lora_rank);
+    add_linear(blk + "attn_q_b", TensorRole::attn_q_b, i, arch_.q_lora_rank, arch_.n_heads * hd, false);
+    add_linear(blk + "attn_kv", TensorRole::attn_kv_a_mqa, i, d, hd, false);
+    add_norm(blk + "attn_kv_norm", i, hd);
+    add_linear(blk + "attn_output_a", TensorRole::attn_output, i, arch_.n_heads * hd / arch_.o_groups,
+               arch_.o_groups * arch_.o_lora_rank, false);
+    add_linear(blk + "attn_output_b", TensorRole::attn_output, i, arch_.o_groups * arch_.o_lora_rank, d, false);
+    add(blk + "attn_sinks.weight", TensorRole::attn_sinks, i, arch_.n_heads, 1);
+    for (const char* where : {"attn", "ffn"}) {
+      int64_t mixes = (2 + arch_.hc_mult) * arch_.hc_mult;
+      add(blk + "hc_" + where + "_fn", TensorRole::norm, i, arch_.hc_mult * d, mixes);
+      add(blk + "hc_" + where + "_base", TensorRole::norm, i, mixes, 1);
+      add(blk + "hc_" + where + "_scale", TensorRole::norm, i, 3, 1);
+    }
+    if (ratio > 0) {
+      int64_t width = (ratio == 4 ? 2 : 1) * hd;
+      add(blk + "attn_compressor.ape", TensorRole::norm, i, width, ratio);
+      add_linear(blk + "attn_compressor_kv", TensorRole::attn_k, i, d, width, false);
+      add_linear(blk + "attn_compressor_gate", TensorRole::attn_k, i, d, width, false);
+      add_norm(blk + "attn_compressor_norm", i, hd);
+    }
+    if (ratio == 4) {
+      int64_t ihd = arch_.indexer_head_dim;
+      add_linear(blk + "indexer.attn_q_b", TensorRole::attn_q_b, i, arch_.q_lora_rank, arch_.indexer_heads * ihd, false);
+      add_linear(blk + "indexer.proj", TensorRole::attn_output, i, d, arch_.indexer_heads, false);
+      add(blk + "indexer.compressor.ape", TensorRole::norm, i, 2 * ihd, 4);
+      add_linear(blk + "indexer.compressor_kv", TensorRole::attn_k, i, d, 2 * ihd, false);
+      add_linear(blk + "indexer.compressor_gate", TensorRole::attn_k, i, d, 2 * ihd, false);
+      add_norm(blk + "indexer.compressor_norm", i, ihd);
+    }
+    add_linear(blk + "ffn_gate_inp", TensorRole::ffn_gate_inp, i, d, arch_.n_experts, false);
+    if (i >= arch_.hash_layers) add(blk + "exp_probs_b.bias", TensorRole::bias, i, arch_.n_experts, 1);
+    add_linear(blk + "ffn_gate_exps", TensorRole::ffn_gate_exps, i, d, arch_.moe_intermediate, false, arch_.n_experts);
+    add_linear(blk + "ffn_up_exps", TensorRole::ffn_up_exps, i, d, arch_.moe_intermediate, false, arch_.n_experts);
+    add_linear(blk + "ffn_down_exps", TensorRole::ffn_down_exps, i, arch_.moe_intermediate, d, false, arch_.n_experts);
+    if (arch_.shared_intermediate > 0) add_dense_mlp(blk, i, arch_.shared_intermediate, "_shexp");
+  }
+
+  // The final mixer of the hyper-connection streams before the head (DeepSeek V4).
+  void add_hc_head(const std::string& prefix, int layer) {
+    add(prefix + "hc_head_fn", TensorRole::norm, layer, arch_.hc_mult * arch_.hidden, arch_.hc_mult);
+    add(prefix + "hc_head_base", TensorRole::norm, layer, arch_.hc_mult, 1);
+    add(prefix + "hc_head_scale", TensorRole::norm, layer, 1, 1);
   }
 
   void add_attention(const std::string& blk, int i, int64_t kv_heads, AttentionKind kind) {
@@ -315,6 +380,7 @@ class InventoryBuilder {
       add(blk + "nextn.eh_proj.weight", TensorRole::nextn_eh_proj, i, 2 * arch_.hidden,
           arch_.hidden);
       if (arch_.mtp_shared_head_norm) add_norm(blk + "nextn.shared_head_norm", i, arch_.hidden);
+      if (arch_.dsv4) add_hc_head(blk + "nextn.", i);
       // DeepSeek V3 and GLM-4.5 store their own embedding and head copies in the MTP layer
       // (the Hub totals count them); Qwen3-Next and GLM-5 share the main ones.
       if (arch_.mtp_own_embeddings) {

@@ -75,6 +75,36 @@ TEST_CASE("KV by hand for every attention kind and llama.cpp's stream layouts", 
   // x 12 = 6,442,450,944; 36 gated-DeltaNet layers keep f32 state: 32 heads x 128 x 128
   // + conv (4 - 1) x (2 x 2,048 + 4,096) = 548,864 floats = 2,195,456 B each = 79,036,416.
   CHECK(kv_bytes("qwen3-next-80b-a3b", "f16", 262144) == 6442450944LL + 79036416LL);
+  // DeepSeek V4 Flash (llama.cpp src/llama-kv-cache-dsv4.cpp, f16, one sequence, -ub 512), all
+  // K-only: every one of its 43 layers keeps a raw window of pad256(128 + 512) = 768 cells of
+  // 512 (43 x 768 x 512 x 2 = 33,816,576); the 21 ratio-4 (CSA) layers add pad256(ceil(n/4))
+  // compressed rows of 512 plus as many indexer keys of 128, the 20 ratio-128 (HCA) layers
+  // pad256(ceil(n/128)) rows of 512; the f32 compressor states are 21 x (2 x 8 x 1,024 + 2 x 8 x
+  // 256) x 4 + 20 x 2 x 128 x 512 x 4 = 12,206,080, fixed. 6,880 B per token beyond the pads.
+  //   n = 4,096:     CSA 21 x 1,024 x 1,024 = 22,020,096; HCA 20 x 256 x 1,024 = 5,242,880;
+  //                  indexer 21 x 1,024 x 256 = 5,505,024                 total 78,790,656
+  //   n = 65,536:    352,321,536 + 10,485,760 + 88,080,384                total 496,910,336
+  //   n = 1,048,576: 5,637,144,576 + 167,772,160 + 1,409,286,144          total 7,260,225,536
+  CHECK(kv_bytes("deepseek-v4-flash", "f16", 4096) == 78790656LL);
+  CHECK(kv_bytes("deepseek-v4-flash", "f16", 65536) == 496910336LL);
+  CHECK(kv_bytes("deepseek-v4-flash", "f16", 1048576) == 7260225536LL);
+  // Its stores stay one per sequence under llama-server's unified slots: 4 slots at 65,536
+  // hold four of each, window included.
+  CHECK(kv_bytes("deepseek-v4-flash", "f16", 65536, 4, 512, true, true) == 4 * 496910336LL);
+  // A real log of that cache (llama.cpp issue #27680, DeepSeek-V4-Flash-0731, same shapes, -c
+  // 64000, one sequence, K bf16, a 4,096-token ubatch): "creating SWA KV cache, size = 4352
+  // cells", "size = 182.75 MiB (4352 cells, 43 layers ...)" = pad256(128 + 4,096) cells; the
+  // compressor states "csa ... 1.31 MiB", "hca ... 10.00 MiB", "lid ... 0.33 MiB".
+  {
+    llmcalc::KvRequest request;
+    request.context_tokens = 64000;
+    request.ubatch_tokens = 4096;
+    request.layout = llmcalc::KvLayout::llama_cpp;
+    auto kv = llmcalc::kv_cache_bytes(llmcalc_test::catalog_model("deepseek-v4-flash"),
+                                      *llmcalc::find_kv_type("bf16"), request);
+    CHECK(kv.windowed_bytes == Approx(182.75 * 1048576).margin(0.005 * 1048576));
+    CHECK(kv.state_bytes == Approx((1.31 + 10.00 + 0.33) * 1048576).margin(0.015 * 1048576));
+  }
   // Falcon-H1 0.5B at 8K: every one of its 36 layers caches attention KV (2 heads x (64 + 64) x
   // 2 B = 512 B/token, x 8,192 x 36 = 150,994,944) and keeps its parallel Mamba2 state in f32:
   // conv (4 - 1) x (1,536 + 2 x 128) + SSM 1,536 x 128 = 201,984 floats = 807,936 B, x 36 =

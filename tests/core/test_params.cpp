@@ -84,7 +84,8 @@ TEST_CASE("Catalog models match their exact published totals", "[params][publish
     if (published == entry.record.end() || !published->is_object()) continue;
     auto value = published->find("value");
     if (value == published->end() || !value->is_number_integer()) continue;
-    if (entry.record.value("family", "") == "gpt_oss") continue;  // U8-packed count, see below
+    // Packed FP4 experts make the Hub count stored elements, not parameters: see the cases below.
+    if (entry.record.value("family", "") == "gpt_oss" || entry.record.value("family", "") == "deepseek_v4") continue;
     // A config whose unknown sizes were solved from the total cannot check it.
     if (published->value("reconstruction_fitted_to_total", false)) continue;
     INFO("model " << entry.id << " (" << published->value("source", "") << ")");
@@ -831,4 +832,64 @@ TEST_CASE("Kimi Linear (kimi_linear) by hand: KDA and MLA layers, MoE", "[params
   auto r = llmcalc_test::estimate({{"model", "kimi-linear-48b-a3b"}, {"context_tokens", 8192}, {"kv_unified", false}});
   CHECK(r["result"]["memory"]["kv_cache"]["state_bytes"] == 44892160);
   CHECK(r["result"]["memory"]["kv_cache"]["latent_bytes"] == 7LL * 576 * 2 * 8192);
+}
+
+TEST_CASE("DeepSeek V4 Flash and Pro: logical parameters and the Hub's stored-element totals", "[params][published][dsv4]") {
+  // The checkpoints store routed experts as FP4 packed two per I8 element with one E8M0 scale per
+  // 32 values, the attention, shared-expert and MTP projections as FP8 with one scale per 128 x 128
+  // block (wq_a, wq_b, wkv, wo_a, wo_b, the indexer's wq_b, shared w1/w2/w3, MTP e_proj/h_proj),
+  // everything else BF16 or F32, and three hash layers' token-to-expert tables (129,280 x 6 I64
+  // each). The Hub's safetensors total counts stored elements.
+  auto hub_total = [](const llmcalc::ModelSpec& m) {
+    int64_t fp8_scales = 0;
+    for (const auto& t : m.tensors) {
+      bool fp8 = t.role == llmcalc::TensorRole::attn_q_a || t.role == llmcalc::TensorRole::attn_q_b ||
+                 t.role == llmcalc::TensorRole::attn_kv_a_mqa || t.role == llmcalc::TensorRole::nextn_eh_proj ||
+                 t.role == llmcalc::TensorRole::ffn_gate_shexp || t.role == llmcalc::TensorRole::ffn_up_shexp ||
+                 t.role == llmcalc::TensorRole::ffn_down_shexp ||
+                 (t.role == llmcalc::TensorRole::attn_output && t.name.find("indexer") == std::string::npos);
+      if (fp8) fp8_scales += (t.ne0 + 127) / 128 * ((t.ne1 + 127) / 128);
+    }
+    int64_t routed = 0;  // the MTP block's experts included (params.experts_routed leaves them in params.mtp)
+    for (const auto& t : m.tensors) {
+      if (t.role == llmcalc::TensorRole::ffn_gate_exps || t.role == llmcalc::TensorRole::ffn_up_exps ||
+          t.role == llmcalc::TensorRole::ffn_down_exps) {
+        routed += t.elements();
+      }
+    }
+    return m.params.total - routed / 2 + routed / 32 + fp8_scales + 3LL * 129280 * 6;
+  };
+  for (const char* id : {"deepseek-v4-flash", "deepseek-v4-pro"}) {
+    INFO(id);
+    auto m = catalog_model(id);
+    const auto* entry = llmcalc::Catalog::instance().find_model(id);
+    CHECK(hub_total(m) == entry->record.at("published_total_params").at("value").get<int64_t>());
+  }
+  // Flash by hand (model card: 284B total, 13B active, without the MTP block): 43 layers + 1 MTP
+  // of 256 experts x 3 x 2,048 x 4,096 = 283,467,841,536 routed parameters; the logical total
+  // 290,942,289,362, of which the MTP block 6,610,048,891 (a layer with e_proj, h_proj, three
+  // norms and its stream mixer), so 284,332,240,471 without it.
+  auto flash = catalog_model("deepseek-v4-flash");
+  CHECK(flash.params.experts_routed + flash.params.mtp > 283467841536LL);
+  CHECK(flash.params.total == 290942289362LL);
+  CHECK(flash.params.total - flash.params.mtp == 284332240471LL);
+  // One layer's attention projections by hand (layer 2 of Flash compresses 4:1): wq_a 1,024 x
+  // 4,096 + wq_b 32,768 x 1,024 + wkv 512 x 4,096 + wo_a (8 groups x 1,024) x (64 x 512 / 8) +
+  // wo_b 4,096 x 8,192 = 106,954,752, plus 64 sinks; the compressor's kv and gate projections
+  // 2 x (2 x 512) x 4,096 (overlapping windows double the width at ratio 4) = 8,388,608.
+  int64_t projections = 0, sinks = 0, compressor = 0;
+  for (const auto& t : flash.tensors) {
+    if (t.name.rfind("blk.2.", 0) != 0) continue;
+    if (t.name == "blk.2.attn_q_a.weight" || t.name == "blk.2.attn_q_b.weight" || t.name == "blk.2.attn_kv.weight" ||
+        t.name == "blk.2.attn_output_a.weight" || t.name == "blk.2.attn_output_b.weight") {
+      projections += t.elements();
+    }
+    if (t.name == "blk.2.attn_sinks.weight") sinks += t.elements();
+    if (t.name == "blk.2.attn_compressor_kv.weight" || t.name == "blk.2.attn_compressor_gate.weight") {
+      compressor += t.elements();
+    }
+  }
+  CHECK(projections == 4194304LL + 33554432 + 2097152 + 33554432 + 33554432);
+  CHECK(sinks == 64);
+  CHECK(compressor == 8388608);
 }

@@ -34,6 +34,12 @@ struct AttentionGeometry {
   int64_t qk_rope_head_dim = 0;    // MLA decoupled RoPE key width
   int64_t state_elements_per_seq = 0;  // linear / ssm: recurrent + conv state per sequence
   int64_t indexer_head_dim = 0;    // DeepSeek sparse attention: lightning-indexer key width (0: none)
+  // DeepSeek V4: besides its window, the layer keeps one compressed K row of compressed_width per
+  // compress_ratio tokens (4: CSA, with compressed indexer keys of compressed_indexer_dim; 128:
+  // HCA); the compressors' running state is in state_elements_per_seq.
+  int64_t compress_ratio = 0;
+  int64_t compressed_width = 0;
+  int64_t compressed_indexer_dim = 0;
 };
 
 struct MlpGeometry {
@@ -103,6 +109,9 @@ struct ModelSpec {
   int64_t max_context_tokens = 0;
   bool tied_embeddings = false;
   int64_t mtp_layers = 0;  // multi-token-prediction layers the checkpoint ships (speculative drafts)
+  // Every layer keeps one cache stream per sequence, whatever llama.cpp's unified setting
+  // (DeepSeek V4: src/llama-kv-cache-dsv4.cpp forces its stores non-unified).
+  bool per_sequence_streams = false;
   std::vector<LayerSpec> layers;
   std::vector<TensorSpec> tensors;
   ParamCounts params;
