@@ -34,9 +34,12 @@ const safeScript = (code) => code.replace(/<\/script/gi, '<\\/script').replace(/
 const inlineCore = safeScript(core);
 const inlineBundle = safeScript(bundle);
 const hash = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
-const csp = `default-src 'none'; script-src ${hash(inlineCore)} ${hash(inlineBundle)} 'wasm-unsafe-eval'; ` +
-  `style-src ${hash(pageCss)}; img-src data:; connect-src data:; base-uri 'none'; form-action 'none'`;
 let single = readFileSync(join(webDir, 'index.html'), 'utf8');
+// The page's own connect-src (data: and the Hugging Face hosts "fetch by name" reads from).
+const connectSrc = /connect-src ([^;"]*)/.exec(single);
+if (!connectSrc) throw new Error('index.html has no connect-src');
+const csp = `default-src 'none'; script-src ${hash(inlineCore)} ${hash(inlineBundle)} 'wasm-unsafe-eval'; ` +
+  `style-src ${hash(pageCss)}; img-src data:; connect-src ${connectSrc[1]}; base-uri 'none'; form-action 'none'`;
 const replaceOnce = (text, pattern, replacement) => {
   if (!pattern.test(text)) throw new Error(`index.html lacks ${pattern}`);
   return text.replace(pattern, () => replacement);

@@ -66,6 +66,8 @@ struct PublishedRepo {
   std::string repo;
   bool listed = false;
   std::string variant;
+  std::string quant;  // the tag -hf and Ollama ask for: the quantization as the repository names it
+  std::string file;   // a file path when no tag names the file (llama.cpp --hf-file)
 };
 
 // The GGUF repository for `format` from the record's gguf_repos (data/models: ggml-org, unsloth,
@@ -80,13 +82,52 @@ std::optional<PublishedRepo> gguf_repo_for(const nlohmann::json& record, const s
       if (entry.contains("variant") != variants) continue;
       for (const nlohmann::json& quant : entry.value("quants", nlohmann::json::array())) {
         if (quant.is_string() && lower(quant.get<std::string>()) == wanted) {
-          return PublishedRepo{entry.value("repo", ""), true, entry.value("variant", "")};
+          return PublishedRepo{entry.value("repo", ""), true, entry.value("variant", ""), format, ""};
         }
       }
     }
   }
   const nlohmann::json& first = repos->front();
-  return PublishedRepo{first.value("repo", ""), false, first.value("variant", "")};
+  return PublishedRepo{first.value("repo", ""), false, first.value("variant", ""), format, ""};
+}
+
+// The quantization a GGUF file name carries, as llama.cpp's -hf tag matches it: unsloth's
+// UD-<name> (Qwen3-8B-UD-Q4_K_XL.gguf -> UD-Q4_K_XL), else the longest GGUF format id standing
+// between separators (Q4_K_M, IQ4_XS); "" if none.
+std::string quant_tag_in_file_name(const std::string& path) {
+  std::string name = path.substr(path.rfind('/') == std::string::npos ? 0 : path.rfind('/') + 1);
+  std::string upper = name;
+  for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  auto separator = [&](std::size_t i) {
+    return i >= upper.size() || !std::isalnum(static_cast<unsigned char>(upper[i]));
+  };
+  // Unsloth Dynamic: UD- and the name it gives (UD-Q4_K_XL, UD-IQ2_XXS), up to a separator.
+  std::size_t ud = upper.find("UD-");
+  if (ud != std::string::npos && (ud == 0 || separator(ud - 1))) {
+    std::size_t end = ud + 3;
+    while (end < upper.size() && (std::isalnum(static_cast<unsigned char>(upper[end])) || upper[end] == '_')) ++end;
+    if (end > ud + 3) return upper.substr(ud, end - ud);
+  }
+  std::string best;
+  for (const std::string& id : weight_format_ids()) {
+    if (!is_gguf_format(id) || id.size() <= best.size()) continue;
+    for (std::size_t at = upper.find(id); at != std::string::npos; at = upper.find(id, at + 1)) {
+      if ((at == 0 || separator(at - 1)) && separator(at + id.size())) {
+        best = id;
+        break;
+      }
+    }
+  }
+  return best;
+}
+
+// A custom model fetched from the Hub: the repository and, for a GGUF, the tag of its file.
+std::optional<PublishedRepo> hub_gguf_repo(const Scenario& s) {
+  if (s.hf_repo.empty() || s.hf_file.size() < 5 || lower(s.hf_file.substr(s.hf_file.size() - 5)) != ".gguf") {
+    return std::nullopt;
+  }
+  std::string tag = quant_tag_in_file_name(s.hf_file);
+  return PublishedRepo{s.hf_repo, true, "", tag, tag.empty() ? s.hf_file : ""};
 }
 
 // The mlx-community repository quantized to `bits`, the exact checkpoint first.
@@ -98,7 +139,7 @@ std::optional<PublishedRepo> mlx_repo_for(const nlohmann::json& record, int bits
       if (entry.contains("variant") != variants) continue;
       auto width = entry.find("bits");
       if (width != entry.end() && width->is_number_integer() && width->get<int>() == bits) {
-        return PublishedRepo{entry.value("repo", ""), true, entry.value("variant", "")};
+        return PublishedRepo{entry.value("repo", ""), true, entry.value("variant", ""), "", ""};
       }
     }
   }
@@ -128,6 +169,11 @@ std::string fit_note(const FitPlan& fit, int64_t layers) {
 nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) {
   const CatalogModel* entry = Catalog::instance().find_model(s.model_id);
   nlohmann::json record = entry ? entry->record : nlohmann::json::object();
+  // A custom model fetched from the Hub: a checkpoint repository serves vLLM, SGLang and MLX; a
+  // GGUF file llama.cpp and Ollama.
+  std::optional<PublishedRepo> hub_gguf = entry ? std::nullopt : hub_gguf_repo(s);
+  if (!entry && !s.hf_repo.empty() && !hub_gguf) record["hf_repo"] = s.hf_repo;
+  auto gguf_repo = [&]() { return entry ? gguf_repo_for(record, s.weights) : hub_gguf; };
   std::string hf_repo = record_string(record, "hf_repo");
   std::string ollama_tag = record_string(record, "ollama_tag");
   std::string model_name = hf_repo.empty() ? "<your-model>" : hf_repo;
@@ -144,9 +190,12 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
   {
     Flags flags;
     std::string notes;
-    std::optional<PublishedRepo> repo = gguf ? gguf_repo_for(record, s.weights) : std::nullopt;
-    if (repo) {
-      flags.push_back({"-hf", repo->repo + ":" + s.weights});
+    std::optional<PublishedRepo> repo = gguf ? gguf_repo() : std::nullopt;
+    if (repo && !repo->file.empty()) {
+      flags.push_back({"--hf-repo", repo->repo});
+      flags.push_back({"--hf-file", repo->file});
+    } else if (repo) {
+      flags.push_back({"-hf", repo->repo + ":" + repo->quant});
       if (!repo->listed) {
         notes = "The file list of " + repo->repo + " was not read here: check that it offers " + s.weights + ".";
       }
@@ -201,9 +250,10 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
   {
     // The library tag serves its default quantization (Q4_K_M); another format, or a model with
     // no tag, comes from a GGUF repository on Hugging Face (`ollama run hf.co/<repo>:<quant>`).
-    std::optional<PublishedRepo> hub = gguf ? gguf_repo_for(record, s.weights) : std::nullopt;
+    std::optional<PublishedRepo> hub = gguf ? gguf_repo() : std::nullopt;
+    if (hub && hub->quant.empty()) hub.reset();  // Ollama pulls by tag only
     bool library = !ollama_tag.empty() && (s.weights == "Q4_K_M" || !hub);
-    std::string tag = library ? ollama_tag : hub ? "hf.co/" + hub->repo + ":" + s.weights : s.model_id;
+    std::string tag = library ? ollama_tag : hub ? "hf.co/" + hub->repo + ":" + hub->quant : s.model_id;
     nlohmann::json env = nlohmann::json::object();
     if (!s.context_auto) env["OLLAMA_CONTEXT_LENGTH"] = ctx;
     if (s.batch > 1) env["OLLAMA_NUM_PARALLEL"] = seqs;

@@ -2,6 +2,8 @@
 // engine, hardware and assumptions.
 #include "llmcalc/scenario.h"
 
+#include <algorithm>
+#include <cctype>
 #include <map>
 #include <set>
 
@@ -99,6 +101,53 @@ bool resolve_model(const nlohmann::json& request, Scenario& s, Issues& issues) {
   return true;
 }
 
+// A Hub repository id: owner/name, each 1-96 of [A-Za-z0-9._-], not starting with . or -.
+bool valid_repo_id(const std::string& id) {
+  std::size_t slash = id.find('/');
+  if (slash == std::string::npos || id.find('/', slash + 1) != std::string::npos) return false;
+  auto part_ok = [](const std::string& part) {
+    if (part.empty() || part.size() > 96 || part[0] == '.' || part[0] == '-') return false;
+    return std::all_of(part.begin(), part.end(), [](char c) {
+      return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-';
+    });
+  };
+  return part_ok(id.substr(0, slash)) && part_ok(id.substr(slash + 1));
+}
+
+// A file path inside a repository: [A-Za-z0-9._+/-], no empty or dot-dot segment. The path ends
+// up in a shell command, so nothing else is let through.
+bool valid_repo_path(const std::string& path) {
+  if (path.empty() || path.front() == '/' || path.back() == '/' || path.find("//") != std::string::npos ||
+      path.find("..") != std::string::npos) {
+    return false;
+  }
+  return std::all_of(path.begin(), path.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '+' || c == '-' || c == '/';
+  });
+}
+
+// hf_repo / hf_file: where a custom model was fetched from (only meaningful with a config object).
+void read_hub_source(JsonReader& reader, const nlohmann::json& request, Scenario& s, Issues& issues) {
+  if (request.contains("hf_repo") && !request.at("hf_repo").is_null()) {
+    std::string repo = reader.string("hf_repo", 200, std::string()).value_or("");
+    if (!valid_repo_id(repo)) {
+      issues.error("bad_hf_repo", "/hf_repo", "hf_repo must be a Hugging Face repository id, owner/name.");
+    } else {
+      s.hf_repo = repo;
+    }
+  }
+  if (request.contains("hf_file") && !request.at("hf_file").is_null()) {
+    std::string file = reader.string("hf_file", 256, std::string()).value_or("");
+    if (!valid_repo_path(file)) {
+      issues.error("bad_hf_file", "/hf_file", "hf_file must be a file path inside the repository.");
+    } else if (s.hf_repo.empty()) {
+      issues.error("hf_file_without_repo", "/hf_file", "hf_file needs hf_repo.");
+    } else {
+      s.hf_file = file;
+    }
+  }
+}
+
 }  // namespace
 
 std::optional<Scenario> resolve_scenario(const nlohmann::json& request, Issues& issues) {
@@ -124,6 +173,7 @@ std::optional<Scenario> resolve_scenario(const nlohmann::json& request, Issues& 
   s.batch = reader.integer("batch", 1, kMaxBatch, 1).value_or(1);
   s.devices = reader.integer("devices", 1, kMaxDevices, 1).value_or(1);
   s.port = reader.integer("port", 1, 65535, 8080).value_or(8080);
+  read_hub_source(reader, request, s, issues);
   s.gpu_layers = reader.integer("gpu_layers", -1, kMaxLayers + 1, -1).value_or(-1);
   s.cpu_moe_layers = reader.integer("cpu_moe_layers", 0, kMaxLayers, 0).value_or(0);
   s.system_memory_bytes = static_cast<int64_t>(
@@ -248,6 +298,8 @@ nlohmann::json scenario_json(const Scenario& s) {
           {"hardware", s.hardware.id},
           {"devices", s.devices},
           {"port", s.port},
+          {"hf_repo", s.hf_repo},
+          {"hf_file", s.hf_file},
           {"gpu_layers", s.gpu_layers},
           {"cpu_moe_layers", s.cpu_moe_layers},
           {"tensor_split", s.tensor_split},

@@ -3,36 +3,21 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { figure, openCalculator, browserSuite } from './harness.mjs';
+import { fileBytes, ggufFile, GGML } from './model-files.mjs';
 
 const suite = browserSuite();
 
-// A minimal GGUF v3 header: llama metadata and two tensors (layout from ggml docs/gguf.md).
+// A minimal GGUF v3 model: llama metadata and two tensors. token_embd 256 x 1000 Q8_0 = 272,000
+// bytes; output_norm 256 F32 = 1,024 bytes: 273,024 bytes of tensor data.
 function tinyGguf(name) {
-  const parts = [];
-  const u32 = (v) => { const b = Buffer.alloc(4); b.writeUInt32LE(v); parts.push(b); };
-  const u64 = (v) => { const b = Buffer.alloc(8); b.writeBigUInt64LE(BigInt(v)); parts.push(b); };
-  const str = (s) => { const b = Buffer.from(s, 'utf8'); u64(b.length); parts.push(b); };
-  const kvU32 = (k, v) => { str(k); u32(4); u32(v); };
-  const kvStr = (k, v) => { str(k); u32(8); str(v); };
-  parts.push(Buffer.from('GGUF'));
-  u32(3); u64(2); u64(10);
-  kvStr('general.architecture', 'llama');
-  kvStr('general.name', name);
-  kvU32('general.file_type', 7);  // Q8_0
-  kvU32('llama.block_count', 2);
-  kvU32('llama.embedding_length', 256);
-  kvU32('llama.feed_forward_length', 512);
-  kvU32('llama.attention.head_count', 4);
-  kvU32('llama.attention.head_count_kv', 2);
-  kvU32('llama.context_length', 4096);
-  kvU32('llama.vocab_size', 1000);
-  // token_embd 256 x 1000 Q8_0 = 272,000 bytes; output_norm 256 F32 = 1,024 bytes.
-  str('token_embd.weight'); u32(2); u64(256); u64(1000); u32(8); u64(0);
-  str('output_norm.weight'); u32(1); u64(256); u32(0); u64(272000);
-  const header = Buffer.concat(parts);
-  // Tensor data starts at the next multiple of 32 and holds 273,024 bytes.
-  const padded = Math.ceil(header.length / 32) * 32;
-  return Buffer.concat([header, Buffer.alloc(padded - header.length + 273024)]);
+  return fileBytes(ggufFile([['general.architecture', 'str', 'llama'], ['general.name', 'str', name],
+    ['general.file_type', 'u32', 7],  // Q8_0
+    ['llama.block_count', 'u32', 2], ['llama.embedding_length', 'u32', 256],
+    ['llama.feed_forward_length', 'u32', 512], ['llama.attention.head_count', 'u32', 4],
+    ['llama.attention.head_count_kv', 'u32', 2], ['llama.context_length', 'u32', 4096],
+    ['llama.vocab_size', 'u32', 1000]],
+  [{ name: 'token_embd.weight', shape: [256, 1000], type: GGML.Q8_0 },
+    { name: 'output_norm.weight', shape: [256], type: GGML.F32 }]));
 }
 
 test('a dropped config.json becomes the model; its strings stay text', async () => {

@@ -115,3 +115,23 @@ TEST_CASE("Hostile requests: huge, deep, odd numbers, wrong types", "[bad_input]
   auto answer = nlohmann::json::parse(llmcalc::estimate_json("{\"model\": \"\xff\xfe\"}"));
   CHECK(answer["ok"] == false);
 }
+
+TEST_CASE("A Hub repository or file that is not one is refused at its path", "[bad_input][request][hub]") {
+  // hf_repo / hf_file end up in shell commands: only owner/name and plain paths pass.
+  auto issue_path = [](const nlohmann::json& request) {
+    auto answer = llmcalc_test::estimate(request);
+    return answer["ok"] == false ? answer["issues"][0]["path"].get<std::string>() : std::string("accepted");
+  };
+  auto config = base_config();
+  CHECK(issue_path({{"model", config}, {"hf_repo", "owner/name; rm -rf ~"}}) == "/hf_repo");
+  CHECK(issue_path({{"model", config}, {"hf_repo", "no-slash"}}) == "/hf_repo");
+  CHECK(issue_path({{"model", config}, {"hf_repo", "a/b/c"}}) == "/hf_repo");
+  CHECK(issue_path({{"model", config}, {"hf_repo", "-a/b"}}) == "/hf_repo");
+  CHECK(issue_path({{"model", config}, {"hf_repo", 7}}) == "/hf_repo");
+  CHECK(issue_path({{"model", config}, {"hf_repo", "a/b"}, {"hf_file", "../../etc/passwd"}}) == "/hf_file");
+  CHECK(issue_path({{"model", config}, {"hf_repo", "a/b"}, {"hf_file", "x.gguf`id`"}}) == "/hf_file");
+  CHECK(issue_path({{"model", config}, {"hf_repo", "a/b"}, {"hf_file", "/abs.gguf"}}) == "/hf_file");
+  CHECK(issue_path({{"model", config}, {"hf_file", "x.gguf"}}) == "/hf_file");
+  CHECK(issue_path({{"model", config}, {"hf_repo", "Org.x/Name_1-GGUF"}, {"hf_file", "Q4_K_M/a+b-00001-of-00002.gguf"}}) ==
+        "accepted");
+}

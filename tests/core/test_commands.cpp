@@ -156,3 +156,38 @@ TEST_CASE("Catalog commands download what they run: -hf, hf.co and mlx-community
   // Issue #19: at least 90% of the catalog.
   CHECK(with_repo * 10 >= models * 9);
 }
+
+TEST_CASE("A model fetched from the Hub: its commands download that repository and file", "[commands][hub]") {
+  // The page's "fetch by name" sends the config it read with the repository (and GGUF file) it
+  // came from; the commands name them instead of a local path.
+  const nlohmann::json config = llmcalc::Catalog::instance().find_model("qwen3-8b")->config();
+  auto with = [&](nlohmann::json extra) {
+    nlohmann::json request = {{"model", config}, {"weights", "Q4_K_M"}};
+    request.update(extra);
+    return commands_for(request);
+  };
+  // A checkpoint repository: vLLM, SGLang and the MLX conversion start from it.
+  auto checkpoint = with({{"hf_repo", "Qwen/Qwen3-8B"}});
+  CHECK(checkpoint["vllm"]["command"].get<std::string>().rfind("vllm serve Qwen/Qwen3-8B ", 0) == 0);
+  CHECK(checkpoint["sglang"]["flags"]["--model-path"] == "Qwen/Qwen3-8B");
+  CHECK(checkpoint["mlx"]["command"].get<std::string>().find("--hf-path Qwen/Qwen3-8B ") != std::string::npos);
+  CHECK(checkpoint["llama.cpp"]["flags"].contains("-m"));  // no GGUF named: a local file
+  // A GGUF file: the quantization its name carries is the -hf tag (unsloth's UD- kept), for
+  // llama-server and for Ollama's hf.co pull.
+  auto ud = with({{"hf_repo", "unsloth/Qwen3-8B-GGUF"}, {"hf_file", "Qwen3-8B-UD-Q4_K_XL.gguf"}});
+  CHECK(ud["llama.cpp"]["flags"]["-hf"] == "unsloth/Qwen3-8B-GGUF:UD-Q4_K_XL");
+  CHECK(ud["ollama"]["command"].get<std::string>().find("ollama run hf.co/unsloth/Qwen3-8B-GGUF:UD-Q4_K_XL") !=
+        std::string::npos);
+  // The first split in a folder: the tag is the folder's quantization; IQ4_XS beats its
+  // substring-free neighbours; Q4_K_M is not mistaken for Q4_K.
+  auto split = with({{"hf_repo", "unsloth/Qwen3-235B-A22B-GGUF"},
+                     {"hf_file", "Q4_K_M/Qwen3-235B-A22B-Q4_K_M-00001-of-00003.gguf"}});
+  CHECK(split["llama.cpp"]["flags"]["-hf"] == "unsloth/Qwen3-235B-A22B-GGUF:Q4_K_M");
+  auto iq = with({{"hf_repo", "bartowski/Qwen_Qwen3-8B-GGUF"}, {"hf_file", "Qwen_Qwen3-8B-IQ4_XS.gguf"}});
+  CHECK(iq["llama.cpp"]["flags"]["-hf"] == "bartowski/Qwen_Qwen3-8B-GGUF:IQ4_XS");
+  // A file whose name carries no quantization: --hf-repo and --hf-file; Ollama cannot pull it.
+  auto plain = with({{"hf_repo", "someone/tiny-GGUF"}, {"hf_file", "model.gguf"}});
+  CHECK(plain["llama.cpp"]["flags"]["--hf-repo"] == "someone/tiny-GGUF");
+  CHECK(plain["llama.cpp"]["flags"]["--hf-file"] == "model.gguf");
+  CHECK(plain["ollama"]["command"].get<std::string>().find("hf.co/") == std::string::npos);
+}

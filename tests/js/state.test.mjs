@@ -19,6 +19,11 @@ function check(state) {
     const value = state[key];
     if (typeof S.DEFAULTS[key] === 'number') {
       assert.ok(Number.isInteger(value) && value >= 0 && value <= 99999999, `${key}=${value}`);
+    } else if (key === 'hf' || key === 'hf_file') {
+      // A repository id and a path in it: no markup, no shell characters, no '..' segment.
+      assert.equal(typeof value, 'string');
+      assert.match(value, /^[A-Za-z0-9._+\/-]{0,256}$/, `${key}=${value}`);
+      assert.ok(!value.split('/').includes('..'), `${key}=${value}`);
     } else {
       assert.equal(typeof value, 'string');
       assert.match(value, /^[A-Za-z0-9._:-]{0,80}$/, `${key}=${value}`);
@@ -29,7 +34,9 @@ function check(state) {
 test('crafted hashes decode to safe values', () => {
   const cases = ['', '#', '#v=1', '#v=2&model=x', '#v=1&model=<script>alert(1)</script>',
     '#v=1&ctx=-5', '#v=1&ctx=1e9', '#v=1&ctx=NaN', '#v=1&ctx=Infinity', '#v=1&n=9007199254740993',
-    '#v=1&model=' + 'a'.repeat(100000), '#v=1&hw=%E0%A4%A', '#v=1&lang=es&lang=en', '#%%%%'];
+    '#v=1&model=' + 'a'.repeat(100000), '#v=1&hw=%E0%A4%A', '#v=1&lang=es&lang=en', '#%%%%',
+    '#v=1&hf=a/b/c', '#v=1&hf=<x>/y', '#v=1&hf=a/b&hf_file=../../x.gguf', '#v=1&hf_file=a%20b.gguf',
+    '#v=1&hf=' + 'a'.repeat(300) + '/b', '#v=1&hf=a/b&hf_file=x.gguf;rm%20-rf'];
   for (const hash of cases) {
     const { state } = S.decodeHash(hash);
     check(state);
@@ -72,4 +79,16 @@ test('overhead and comfort keys map to the core assumptions', () => {
   assert.equal(request.assumptions.comfortable_fraction, 0.8);
   assert.equal(request.assumptions.unified_memory_fraction, 0.9);
   assert.equal(S.keyForPath('/assumptions/comfortable_fraction'), 'comfort_pct');
+});
+
+test('a Hub repository and file survive the link; anything else is refused', () => {
+  const { state, notice } = S.decodeHash('#v=1&hf=unsloth/Qwen3-8B-GGUF&hf_file=Q4_K_M/Qwen3-8B-Q4_K_M-00001-of-00002.gguf');
+  assert.equal(notice, null);
+  assert.equal(state.hf, 'unsloth/Qwen3-8B-GGUF');
+  assert.equal(state.hf_file, 'Q4_K_M/Qwen3-8B-Q4_K_M-00001-of-00002.gguf');
+  assert.equal(S.decodeHash(S.encodeHash(state)).state.hf_file, state.hf_file);
+  for (const bad of ['#v=1&hf=a/b/c', '#v=1&hf=.a/b', '#v=1&hf=a/b&hf_file=../x.gguf', '#v=1&hf=a/b&hf_file=/x.gguf']) {
+    const decoded = S.decodeHash(bad);
+    assert.equal(decoded.notice, 'link_broken', bad);
+  }
 });

@@ -30,6 +30,8 @@
     comfort_pct: 0,   // verdict: "comfortable" up to this % of usable memory
     uma_pct: 0,       // Macs and other unified-memory machines: % of RAM the engine may use
     lang: '',
+    hf: '',       // a Hugging Face repository the model was fetched from (owner/name)
+    hf_file: '',  // and the GGUF file in it
   };
   const ASSUMPTION_KEYS = ['bw_eff', 'cmp_eff', 'qcmp_eff', 'ovh_us', 'reserve_mib', 'gpu_util', 'uma_pct',
     'comfort_pct'];
@@ -37,10 +39,21 @@
     .concat(ASSUMPTION_KEYS);
   const ZERO_ALLOWED = ['ngl', 'cmoe', 'kwh_cents'].concat(ASSUMPTION_KEYS);
   const KEYS = Object.keys(DEFAULTS);
+  // Text keys with their own shape (the rest: up to 80 of [A-Za-z0-9._:-]).
+  const TEXT_PATTERNS = {
+    hf: /^[A-Za-z0-9][A-Za-z0-9._-]{0,95}\/[A-Za-z0-9][A-Za-z0-9._-]{0,95}$/,
+    hf_file: /^[A-Za-z0-9._+-]+(\/[A-Za-z0-9._+-]+)*$/,
+  };
 
   // Coerces one raw value; returns undefined for values that cannot be right.
   function coerce(key, raw) {
     if (raw === null || raw === undefined) return undefined;
+    if (TEXT_PATTERNS[key]) {
+      const value = String(raw);
+      if (value === '') return value;
+      return value.length <= 256 && TEXT_PATTERNS[key].test(value) && value.split('/').indexOf('..') < 0
+        ? value : undefined;
+    }
     const text = String(raw).slice(0, 80);
     if (INTEGER_KEYS.indexOf(key) >= 0) {
       if (!/^\d{1,8}$/.test(text)) return undefined;

@@ -224,16 +224,42 @@
             if (custom.model) {
               this.custom = custom;
               if (custom.weights) this.state.weights = custom.weights;
-              this.schedule();
+              this.forgetHub();
             }
           })
           .catch((error) => { ui.fileStatus.textContent = t('error') + ': ' + error.message; });
       });
-      modelSelect.addEventListener('change', () => { this.custom = null; ui.fileStatus.textContent = ''; });
+      modelSelect.addEventListener('change', () => {
+        this.custom = null;
+        ui.fileStatus.textContent = '';
+        this.forgetHub();
+      });
+
+      // A Hugging Face model by name: fetched only when the user presses Fetch (or Enter), or
+      // picks another GGUF of the repository. A link names the repository; it is not fetched.
+      const hubInput = el('input', { id: 'f-hub', type: 'text', placeholder: t('hub_placeholder'),
+                                     autocomplete: 'off', spellcheck: 'false', 'aria-describedby': 'hub-status' });
+      hubInput.value = this.state.hf;
+      ui.hubButton = el('button', { type: 'button', id: 'hub-fetch', text: t('hub_fetch') });
+      ui.hubButton.addEventListener('click', () => this.fetchHub(hubInput.value, ''));
+      hubInput.addEventListener('keydown', (event) => {
+        if (event.key === 'Enter') this.fetchHub(hubInput.value, '');
+      });
+      ui.hubFile = el('select', { id: 'f-hub-file', 'aria-label': t('hub_file') });
+      ui.hubFile.addEventListener('change', () => this.fetchHub(this.state.hf, ui.hubFile.value));
+      ui.hubStatus = el('output', { id: 'hub-status', for: 'f-hub', class: 'hint' });
+      this.showHubChoices();
+      if (this.custom && this.custom.hf_repo) {
+        ui.hubStatus.textContent = this.custom.summary;
+      } else if (this.state.hf) {
+        ui.hubStatus.textContent = t('hub_link');
+      }
 
       const controls = el('section', { class: 'controls', 'aria-label': 'Inputs' },
         el('div', { class: 'field' }, el('label', { for: 'f-model', text: t('model') }), search, modelSelect),
         el('div', { class: 'field' }, el('label', { for: 'f-file', text: t('my_model') }), fileInput, ui.fileStatus),
+        el('div', { class: 'field' }, el('label', { for: 'f-hub', text: t('hub_model') }),
+           el('div', { class: 'row hub-row' }, hubInput, ui.hubButton), ui.hubFile, ui.hubStatus),
         field('weights', select('weights', catalog.weight_formats)),
         field('kv', select('kv', catalog.kv_cache_types)),
         el('div', { class: 'field wide' }, el('label', { for: 'f-ctx', text: t('ctx') }), ctxSlider,
@@ -310,13 +336,72 @@
       this.built = true;
     }
 
+    // Reads a Hugging Face repository (see 55-model-hub.js) into the custom model; `file` picks
+    // one of its GGUF models, else the link's file, the typed :QUANT or the weight format.
+    fetchHub(text, file) {
+      const t = this.t.bind(this);
+      const ui = this.ui;
+      const ref = LlmCalc.hub.parseRepoRef(text);
+      if (!ref) {
+        ui.hubStatus.textContent = t('hub_invalid');
+        return;
+      }
+      const linked = ref.repo === this.state.hf ? this.state.hf_file : '';
+      const wanted = { file: file || ref.file || linked, quants: [ref.quant, this.state.weights] };
+      ui.hubButton.disabled = true;
+      LlmCalc.hub.loadRepo(this.core, ref.repo, wanted, (text) => { ui.hubStatus.textContent = text; })
+        .then((loaded) => {
+          this.custom = Object.assign(loaded.custom, { hf_repo: loaded.repo, hf_file: loaded.file });
+          this.hubChoices = loaded.choices;
+          this.showHubChoices();
+          ui.fileStatus.textContent = '';
+          ui.hubStatus.textContent = loaded.custom.summary;
+          if (loaded.custom.weights) this.state.weights = loaded.custom.weights;
+          this.state.hf_file = loaded.file;
+          this.set('hf', loaded.repo, true);
+        })
+        .catch((error) => {
+          ui.hubStatus.textContent = error.hubKey
+            ? t(error.hubKey).replace('{repo}', error.repo).replace('{file}', error.file)
+            : t('error') + ': ' + error.message;
+        })
+        .then(() => { ui.hubButton.disabled = false; });
+    }
+
+    // The repository's GGUF models in the file menu (hidden for a checkpoint repository).
+    showHubChoices() {
+      const ui = this.ui;
+      const choices = (this.custom && this.custom.hf_repo && this.hubChoices) || [];
+      LlmCalc.dom.clear(ui.hubFile);
+      choices.forEach((choice) => {
+        const files = choice.files.length > 1 ? ' (' + choice.files.length + ' files)' : '';
+        ui.hubFile.appendChild(option(choice.files[0].path,
+          choice.label + files + ' · ' + (choice.size / 1e9).toFixed(1) + ' GB'));
+      });
+      ui.hubFile.hidden = choices.length < 2;
+      if (choices.length) ui.hubFile.value = this.custom.hf_file;
+    }
+
+    // Another model was picked: the link no longer names a Hub repository.
+    forgetHub() {
+      this.hubChoices = null;
+      if (this.ui) {
+        this.showHubChoices();
+        this.ui.hubStatus.textContent = '';
+      }
+      this.state.hf_file = '';
+      this.set('hf', '', true);
+    }
+
     // One estimate; returns the envelope, resetting keys a broken link made invalid.
-    // The core request: the state, with a model read from a file when there is one.
+    // The core request: the state, with a model read from a file or the Hub when there is one.
     request() {
       const request = S.toRequest(this.state);
       if (this.custom) {
         request.model = this.custom.model;
         if (this.custom.weights_bytes) request.weights_bytes = this.custom.weights_bytes;
+        if (this.custom.hf_repo) request.hf_repo = this.custom.hf_repo;
+        if (this.custom.hf_file) request.hf_file = this.custom.hf_file;
       }
       return request;
     }

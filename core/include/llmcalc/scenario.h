@@ -34,6 +34,10 @@ struct Scenario {
   int64_t batch = 1;
   int64_t devices = 1;
   int64_t port = 8080;  // for the launch commands
+  // Where a custom model came from on the Hugging Face Hub (the page's "fetch by name"), for
+  // commands that download it: "owner/name" and a file path in the repository (a GGUF), or "".
+  std::string hf_repo;
+  std::string hf_file;
   // llama.cpp placement (see MemoryRequest) and the system RAM that holds offloaded parts.
   int64_t gpu_layers = -1;
   int64_t cpu_moe_layers = 0;
