@@ -37,9 +37,11 @@ std::shared_ptr<const WeightPlan> scenario_weights(const Scenario& s, const Mode
   if (!plan || s.weights_bytes <= 0) return plan;
   auto weights = std::make_shared<WeightPlan>(*plan);
   // Exact bytes from a file header replace the computed total; the mix of types (and so the
-  // bytes read per token) keeps the computed proportions.
-  double scale = static_cast<double>(s.weights_bytes) /
-                 static_cast<double>(std::max<int64_t>(1, weights->total_bytes));
+  // bytes read per token) keeps the computed proportions. A file that holds the MTP (nextn)
+  // layers (weights_include_mtp; they load only with MTP drafting) has them scaled with the
+  // rest and kept apart.
+  int64_t computed = weights->total_bytes + (s.weights_include_mtp ? weights->mtp_bytes : 0);
+  double scale = static_cast<double>(s.weights_bytes) / static_cast<double>(std::max<int64_t>(1, computed));
   auto scaled = [scale](int64_t bytes) {
     return static_cast<int64_t>(static_cast<double>(bytes) * scale);
   };
@@ -47,14 +49,14 @@ std::shared_ptr<const WeightPlan> scenario_weights(const Scenario& s, const Mode
   weights->expert_bytes = scaled(weights->expert_bytes);
   weights->active_expert_bytes = scaled(weights->active_expert_bytes);
   weights->token_embd_bytes = scaled(weights->token_embd_bytes);
-  weights->total_bytes = s.weights_bytes;
+  weights->mtp_bytes = scaled(weights->mtp_bytes);
+  weights->total_bytes = s.weights_bytes - (s.weights_include_mtp ? weights->mtp_bytes : 0);
   for (int64_t& bytes : weights->layer_dense_bytes) bytes = scaled(bytes);
   for (int64_t& bytes : weights->layer_expert_bytes) bytes = scaled(bytes);
   for (int64_t& bytes : weights->layer_expert_down_bytes) bytes = scaled(bytes);
   for (int64_t& bytes : weights->layer_expert_max_bytes) bytes = scaled(bytes);
   for (int64_t& bytes : weights->layer_dense_max_bytes) bytes = scaled(bytes);
   weights->output_layer_bytes = scaled(weights->output_layer_bytes);
-  weights->mtp_bytes = scaled(weights->mtp_bytes);
   return weights;
 }
 

@@ -135,9 +135,10 @@ int64_t checkpoint_bytes(const ModelSpec& model, const KvType& type) {
   return bytes;
 }
 
-// MTP draft context (PR #22673): the MTP layers' weights, their KV cache and a compute buffer
-// holding the drafted logits of at most 512 rows (512 x vocab f32: 490 MiB for Qwen3.6 at -ub
-// 512, 520 MiB for Qwen3.8-27B at -ub 2048).
+// MTP draft context (PR #22673): a second context over the MTP layers, with their KV cache and
+// a compute buffer of one decoder layer's live set at -ub tokens; its logits are a few drafted
+// rows. Qwen3.8-27B (17,408-wide MLP): 4 x 17,408 f32 x 2,048 = 544 MiB against the 520.06 MiB
+// logged at -ub 2048 (b9849 and b11146), 136 against 130.02 at -ub 512 (tests/data/engine_logs.json).
 int64_t mtp_context_bytes(const LlamaCppInputs& in, const KvBreakdown& kv) {
   const ModelSpec& m = in.model;
   if (!in.request.engine.mtp || m.mtp_layers <= 0 || m.layers.empty()) return 0;
@@ -147,8 +148,7 @@ int64_t mtp_context_bytes(const LlamaCppInputs& in, const KvBreakdown& kv) {
       row = kv_row_bytes(m, layer.attention, in.request.kv_type, KvLayout::llama_cpp);
     }
   }
-  return in.weights.mtp_bytes + m.mtp_layers * row * kv.cells +
-         std::min<int64_t>(512, in.request.engine.ubatch_tokens) * m.vocab_size * 4;
+  return m.mtp_layers * row * kv.cells + in.request.engine.ubatch_tokens * 4 * ffn_live_elements(m);
 }
 
 EngineTotals measure(const LlamaCppInputs& in, const LayerPlacement& p, int64_t context) {
@@ -201,7 +201,9 @@ EngineTotals measure(const LlamaCppInputs& in, const LayerPlacement& p, int64_t 
       copies[target] = std::max(copies[target], 2 * largest);
     }
   }
-  at(p.output_device).weights_bytes += w.output_layer_bytes;
+  // The MTP layers load with drafting only (mparams.load_mtp), after the decoder's last layer.
+  const bool drafting = engine.mtp && model.mtp_layers > 0;
+  at(p.output_device).weights_bytes += w.output_layer_bytes + (drafting ? w.mtp_bytes : 0);
   if (p.output_device < 0) host_reads += static_cast<double>(w.output_layer_bytes);
 
   // Cells one ubatch attends over: one stream's.
@@ -228,15 +230,21 @@ EngineTotals measure(const LlamaCppInputs& in, const LayerPlacement& p, int64_t 
     // With an op-offload copy in the same graph split, one of the two DSA buffers is freed
     // first (GLM-5.2 at 768K: 1 x n_kv x n_ubatch on the device with RAM experts, 2 x elsewhere).
     device.compute_bytes = busy ? act + copy + (copy > 0 ? 1 : 2) * dsa_buffer : 0;
-    if (d == p.output_device) device.compute_bytes += outputs + t.mtp;
-    device.total_bytes = device.weights_bytes + device.kv_cache_bytes + device.compute_bytes;
+    if (d == p.output_device) {
+      device.compute_bytes += outputs;
+      device.draft_bytes = t.mtp;
+    }
+    device.total_bytes = device.weights_bytes + device.kv_cache_bytes + device.compute_bytes + device.draft_bytes;
   }
   // Host compute: the f32 KQ masks (full and sliding) built for each ubatch, and the CPU's own
   // live set when it runs layers.
   t.host.compute_bytes = ubatch * 4 * (stream_cells + swa_cells);
   bool cpu_only = in.hardware.kind == "cpu";
   if (t.host.layers > 0 || cpu_only) t.host.compute_bytes += act;
-  if (cpu_only) t.host.compute_bytes += outputs + t.mtp;
+  if (cpu_only) {
+    t.host.compute_bytes += outputs;
+    t.host.draft_bytes = t.mtp;
+  }
   int64_t model_checkpoint = checkpoint_bytes(model, r.kv_type);
   if (model_checkpoint > 0 && engine.context_checkpoints > 0) {
     int64_t per_slot = std::min(engine.context_checkpoints, std::max<int64_t>(1, context / kCheckpointStepTokens));
@@ -245,7 +253,7 @@ EngineTotals measure(const LlamaCppInputs& in, const LayerPlacement& p, int64_t 
   }
   t.host.prompt_cache_limit_bytes = engine.cache_ram_bytes;
   t.host.total_bytes = t.host.weights_bytes + t.host.kv_cache_bytes + t.host.compute_bytes +
-                       t.host.checkpoint_bytes;
+                       t.host.draft_bytes + t.host.checkpoint_bytes;
 
   int64_t usable = usable_memory_bytes(in.hardware, engine);
   t.compute = 0;

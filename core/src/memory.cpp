@@ -211,13 +211,14 @@ MemoryEstimate estimate_memory(const ModelSpec& model, const WeightPlan& weights
   }
   out.max_context_tokens = request.find_max_context ? largest : -1;
 
-  out.weights_bytes = weights.total_bytes;
+  // With MTP drafting llama.cpp loads the MTP layers' weights beside the model's.
+  out.weights_bytes = weights.total_bytes + (llama && engine.mtp && model.mtp_layers > 0 ? weights.mtp_bytes : 0);
   out.kv = t.kv;
   out.kv_cache_bytes = t.host.kv_cache_bytes;
   for (const DeviceMemory& device : t.devices) out.kv_cache_bytes += device.kv_cache_bytes;
   out.compute_buffer_bytes = t.compute;
   out.mtp_bytes = t.mtp;
-  out.overhead_bytes = t.compute + t.runtime;
+  out.overhead_bytes = t.compute + t.runtime + t.mtp;
   out.per_device = t.devices;
   out.host = t.host;
   out.offloaded_read_bytes_per_token = t.offloaded_read_bytes_per_token;
@@ -296,7 +297,8 @@ nlohmann::json memory_json(const MemoryEstimate& m) {
       {"math", math}};
   auto device_json = [](const DeviceMemory& d) {
     return nlohmann::json{{"weights_bytes", d.weights_bytes}, {"kv_cache_bytes", d.kv_cache_bytes},
-                          {"compute_bytes", d.compute_bytes}, {"total_bytes", d.total_bytes},
+                          {"compute_bytes", d.compute_bytes}, {"draft_bytes", d.draft_bytes},
+                          {"total_bytes", d.total_bytes},
                           {"usable_bytes", d.usable_bytes}, {"layers", d.layers},
                           {"expert_layers", d.expert_layers}};
   };

@@ -159,6 +159,7 @@ std::optional<Scenario> resolve_scenario(const nlohmann::json& request, Issues& 
   s.weights = reader.string("weights", 32, s.weights).value_or(s.weights);
   s.imatrix = reader.boolean("imatrix", false).value_or(false);
   s.weights_bytes = reader.integer("weights_bytes", 0, int64_t{1} << 52, 0).value_or(0);
+  s.weights_include_mtp = reader.boolean("weights_include_mtp", false).value_or(false);
   std::string kv_name = reader.string("kv_cache", 16, std::string("f16")).value_or("f16");
   if (auto kv = find_kv_type(kv_name)) {
     s.kv_type = *kv;
@@ -289,6 +290,7 @@ nlohmann::json scenario_json(const Scenario& s) {
           {"weights", s.weights},
           {"imatrix", s.imatrix},
           {"weights_bytes", s.weights_bytes},
+          {"weights_include_mtp", s.weights_include_mtp},
           {"kv_cache", s.kv_type.name},
           {"context_tokens", s.context_tokens},
           {"context_auto", s.context_auto},

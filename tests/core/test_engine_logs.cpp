@@ -45,7 +45,14 @@ TEST_CASE("Memory per device within 5% or 256 MiB of 2026 engine logs", "[memory
     if (expect.contains("fit")) CHECK(memory["fit"]["status"] == expect["fit"]);
     if (expect.contains("verdict")) CHECK(memory["verdict"] == expect["verdict"]);
     if (expect.contains("context_tokens")) CHECK(memory["fit"]["context_tokens"] == expect["context_tokens"]);
-    if (expect.contains("gpu_layers")) CHECK(memory["fit"]["gpu_layers"] == expect["gpu_layers"]);
+    if (expect.contains("gpu_layers")) {
+      // A record whose boundary probe missed --fit's target by less than this estimate resolves
+      // says so with gpu_layers_within (its note gives the margins).
+      int64_t within = expect.value("gpu_layers_within", int64_t{0});
+      int64_t layers = memory["fit"]["gpu_layers"].get<int64_t>();
+      INFO("gpu_layers: estimated " << layers << ", logged " << expect["gpu_layers"] << " (within " << within << ")");
+      CHECK(std::llabs(layers - expect["gpu_layers"].get<int64_t>()) <= within);
+    }
     if (expect.contains("host_expert_layers")) {
       CHECK(memory["fit"]["host_expert_layers"].size() == expect["host_expert_layers"].get<std::size_t>());
     }
@@ -67,7 +74,7 @@ TEST_CASE("Memory per device within 5% or 256 MiB of 2026 engine logs", "[memory
     }
     ++compared;
   }
-  CHECK(compared >= 18);
+  CHECK(compared >= 34);
 }
 
 TEST_CASE("vLLM and SGLang KV pools within 0.75 GiB (median) of 2026 logs", "[memory][published][engine_logs][vllm]") {
@@ -86,7 +93,7 @@ TEST_CASE("vLLM and SGLang KV pools within 0.75 GiB (median) of 2026 logs", "[me
     WARN(record.at("id").get<std::string>() << ": estimated " << estimated << " GiB, logged " << logged << " GiB");
     errors.push_back(std::fabs(estimated - logged));
   }
-  REQUIRE(errors.size() >= 5);
+  REQUIRE(errors.size() >= 8);
   std::sort(errors.begin(), errors.end());
   double median = errors.size() % 2 ? errors[errors.size() / 2]
                                     : (errors[errors.size() / 2 - 1] + errors[errors.size() / 2]) / 2;

@@ -127,9 +127,10 @@ TEST_CASE("Host memory: prompt cache and context checkpoints", "[engines][host]"
 
 TEST_CASE("MTP drafting: its memory and the speed it buys", "[engines][mtp]") {
   // Qwen3.5-27B Q4_K_M with --spec-type draft-mtp at 8K (4 automatic slots, one 8,192-cell
-  // cache): the MTP layer's weights, its KV (4 KV heads x (256 + 256) x 2 B = 4,096 B x 8,192
-  // cells = 33,554,432; the log of Qwen3.8-27B shows 32 MiB) and the drafted logits of at most
-  // 512 rows, 512 x 248,320 x 4 B = 508,559,360 (the PR's 490 MiB compute buffer at -ub 512).
+  // cache): the MTP layer's weights (with the model's), and a draft context of its KV (4 KV
+  // heads x (256 + 256) x 2 B = 4,096 B x 8,192 cells = 33,554,432; the logs of Qwen3.8-27B
+  // show 32 MiB) and one layer's live set at -ub 512, 4 x 17,408 f32 x 512 = 142,606,336 (the
+  // same shapes log 130.02 MiB = 136,335,360 at -ub 512).
   nlohmann::json request = {{"model", "qwen3.5-27b"}, {"weights", "Q4_K_M"}, {"hardware", "rtx-4090"},
                             {"context_tokens", 8192}};
   auto plain = result_of(request);
@@ -137,13 +138,14 @@ TEST_CASE("MTP drafting: its memory and the speed it buys", "[engines][mtp]") {
   auto drafted = result_of(request);
   int64_t mtp_weights = drafted["weights"]["mtp_bytes"].get<int64_t>();
   CHECK(mtp_weights > 0);
-  CHECK(drafted["memory"]["mtp_bytes"] == mtp_weights + 33554432LL + 508559360LL);
+  CHECK(drafted["memory"]["mtp_bytes"] == 33554432LL + 142606336LL);
+  CHECK(drafted["memory"]["weights_bytes"].get<int64_t>() - plain["memory"]["weights_bytes"].get<int64_t>() == mtp_weights);
   // Drafting also keeps a recurrent state per drafted token to roll back to (rs_seq): 1 + 2
   // copies of each slot's DeltaNet state.
   int64_t states = plain["memory"]["kv_cache"]["state_bytes"].get<int64_t>();
   CHECK(drafted["memory"]["kv_cache"]["state_bytes"] == 3 * states);
   CHECK(drafted["memory"]["total_bytes"].get<int64_t>() - plain["memory"]["total_bytes"].get<int64_t>() ==
-        drafted["memory"]["mtp_bytes"].get<int64_t>() + 2 * states);
+        mtp_weights + drafted["memory"]["mtp_bytes"].get<int64_t>() + 2 * states);
   // Speed: 2 drafts accepted with p = 0.55 give (1 - 0.55^3) / 0.45 = 1.8525 tokens per step,
   // at the cost of one verify step plus 2 drafts (MTP layer and output head each).
   double speedup = drafted["decode"]["mtp_speedup"].get<double>();

@@ -38,6 +38,8 @@
         model: result.config,
         weights: result.file_type_name || 'Q4_K_M',
         weights_bytes: result.tensor_data_bytes,
+        // The file's MTP (nextn) layers load only with MTP drafting.
+        weights_include_mtp: Number((result.metadata || {})[result.architecture + '.nextn_predict_layers'] || 0) > 0,
         label: result.name || source.name,
         split_no: result.split ? Number(result.split.no) : 0,
         split_count: result.split ? Number(result.split.count) : 1,

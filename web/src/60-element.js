@@ -400,6 +400,7 @@
       if (this.custom) {
         request.model = this.custom.model;
         if (this.custom.weights_bytes) request.weights_bytes = this.custom.weights_bytes;
+        if (this.custom.weights_include_mtp) request.weights_include_mtp = true;
         if (this.custom.hf_repo) request.hf_repo = this.custom.hf_repo;
         if (this.custom.hf_file) request.hf_file = this.custom.hf_file;
       }

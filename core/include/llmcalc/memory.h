@@ -67,6 +67,9 @@ struct DeviceMemory {
   int64_t weights_bytes = 0;
   int64_t kv_cache_bytes = 0;
   int64_t compute_bytes = 0;
+  // llama.cpp MTP drafting: the draft context's KV cache and compute buffer, on the device that
+  // holds the output layer (the MTP layers' weights are in weights_bytes).
+  int64_t draft_bytes = 0;
   int64_t total_bytes = 0;
   int64_t usable_bytes = 0;
   int64_t layers = 0;          // decoder layers whose attention runs here
@@ -109,7 +112,7 @@ struct MemoryEstimate {
   int64_t kv_pool_bytes = 0;       // vLLM / SGLang: memory the KV pool gets
   int64_t kv_capacity_tokens = -1; // vLLM / SGLang: tokens the KV pool holds (-1: n/a)
   double max_concurrent_sequences = -1;
-  int64_t mtp_bytes = 0;           // llama.cpp MTP draft context: layer weights, KV, compute
+  int64_t mtp_bytes = 0;           // llama.cpp MTP draft context: its KV cache and compute buffer
   KvBreakdown kv;
   std::vector<DeviceMemory> per_device;
   DeviceMemory host;                       // system RAM: offloaded layers, experts, token_embd

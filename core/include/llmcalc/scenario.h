@@ -24,6 +24,7 @@ struct Scenario {
   std::string weights = "Q4_K_M";
   bool imatrix = false;  // GGUF made with an importance matrix
   int64_t weights_bytes = 0;  // exact tensor bytes read from a file (0: computed from the format)
+  bool weights_include_mtp = false;  // that file holds the MTP (nextn) layers too
   KvType kv_type{"f16", 1, 2};
   int64_t context_tokens = 8192;
   // context_tokens 0 in the request: the engine picks the context (llama-server without -c,
