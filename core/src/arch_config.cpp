@@ -171,6 +171,33 @@ void read_gemma4_vision(const nlohmann::json& vision_config, const std::string& 
   if (vision.hidden > 0 && vision.patch_size > 0 && vision.n_layers > 0) arch.vision = vision;
 }
 
+void read_gemma4_audio(const nlohmann::json& config, const std::string& path, ArchConfig& arch,
+                       Issues& issues) {
+  auto found = config.find("audio_config");
+  if (found == config.end() || !found->is_object()) return;
+  JsonReader reader(*found, json_pointer_append(path, "audio_config"), issues);
+  AudioConfig audio;
+  audio.hidden = reader.integer("hidden_size", 1, kMaxHidden, 0).value_or(0);
+  audio.n_layers = reader.integer("num_hidden_layers", 1, kMaxLayers, 0).value_or(0);
+  audio.heads = reader.integer("num_attention_heads", 1, kMaxHeads, 8).value_or(8);
+  audio.conv_kernel = reader.integer("conv_kernel_size", 1, 64, 5).value_or(5);
+  audio.output_dims = reader.integer("output_proj_dims", 1, kMaxHidden, audio.hidden).value_or(audio.hidden);
+  auto channels = found->find("subsampling_conv_channels");
+  if (channels != found->end() && channels->is_array() && channels->size() == 2) {
+    for (const nlohmann::json& c : *channels) {
+      if (c.is_number_integer() && c.get<int64_t>() > 0 && c.get<int64_t>() <= kMaxHidden) {
+        audio.subsampling_channels.push_back(c.get<int64_t>());
+      }
+    }
+  }
+  if (audio.subsampling_channels.size() != 2 || audio.hidden % audio.heads != 0) {
+    issues.warning("audio_not_counted", json_pointer_append(path, "audio_config"),
+                   "The audio tower's shape is not understood; parameters leave it out.");
+    return;
+  }
+  if (audio.hidden > 0 && audio.n_layers > 0) arch.audio = audio;
+}
+
 void read_vision(const nlohmann::json& config, const std::string& path, ArchConfig& arch,
                  Issues& issues) {
   auto found = config.find("vision_config");
@@ -184,6 +211,7 @@ void read_vision(const nlohmann::json& config, const std::string& path, ArchConf
   }
   if (model_type == "gemma4") {
     read_gemma4_vision(vision_config, json_pointer_append(path, "vision_config"), arch, issues);
+    read_gemma4_audio(config, path, arch, issues);
     return;
   }
   if (model_type != "gemma3" && model_type != "llama4" && model_type != "mistral3") {
@@ -672,6 +700,16 @@ void apply_falcon_h1(JsonReader& reader, ArchConfig& arch) {
 // norms around the experts.
 void apply_gemma4(JsonReader& reader, ArchConfig& arch) {
   arch.global_head_dim = reader.integer("global_head_dim", 1, kMaxHidden, arch.head_dim).value_or(arch.head_dim);
+  // E2B / E4B: per-layer embeddings, KV sharing and the double-wide MLP of the sharing layers
+  // (Gemma4TextMLP: layer_idx >= num_hidden_layers - num_kv_shared_layers).
+  arch.ple_width = reader.integer("hidden_size_per_layer_input", 0, kMaxHidden, 0).value_or(0);
+  arch.ple_vocab = reader.integer("vocab_size_per_layer_input", 0, kMaxVocab, arch.vocab).value_or(arch.vocab);
+  arch.kv_shared_layers = reader.integer("num_kv_shared_layers", 0, arch.n_layers - 1, 0).value_or(0);
+  if (reader.boolean("use_double_wide_mlp", false).value_or(false)) {
+    for (int64_t i = arch.n_layers - arch.kv_shared_layers; i < arch.n_layers; ++i) {
+      arch.layer_intermediate[static_cast<std::size_t>(i)] *= 2;
+    }
+  }
   arch.k_eq_v = reader.boolean("attention_k_eq_v", false).value_or(false);
   int64_t global_kv = reader.integer("num_global_key_value_heads", 1, kMaxHeads, arch.n_kv_heads)
                           .value_or(arch.n_kv_heads);

@@ -34,6 +34,18 @@ struct VisionConfig {
   int64_t head_dim = 0;
 };
 
+// Gemma 4 E2B/E4B's audio encoder (modeling_gemma4.py Gemma4AudioModel, a Conformer): a two-
+// convolution subsampler, blocks of two macaron FFNs, relative-position attention and a
+// light convolution, an output projection, then embed_audio into the text width.
+struct AudioConfig {
+  int64_t hidden = 0;
+  int64_t n_layers = 0;
+  int64_t heads = 0;
+  int64_t conv_kernel = 0;
+  std::vector<int64_t> subsampling_channels;  // the two subsampling convolutions' outputs
+  int64_t output_dims = 0;                    // output_proj width, embed_audio's input
+};
+
 struct ArchConfig {
   std::string model_type;
   int64_t hidden = 0;
@@ -139,7 +151,15 @@ struct ArchConfig {
   int64_t hc_mult = 0;
   int64_t hash_layers = 0;
 
+  // Gemma 4 E2B/E4B: per-layer embeddings of ple_width per layer from a ple_vocab table, one
+  // layer_scalar per layer, and the last kv_shared_layers reusing earlier layers' KV (their
+  // k/v projections are still stored; under use_double_wide_mlp their MLP is twice as wide).
+  int64_t ple_width = 0;
+  int64_t ple_vocab = 0;
+  int64_t kv_shared_layers = 0;
+
   std::optional<VisionConfig> vision;
+  std::optional<AudioConfig> audio;
 };
 
 std::optional<ArchConfig> read_arch_config(const nlohmann::json& config, const std::string& path,

@@ -82,7 +82,8 @@ std::string choose(const std::string& ftype, const std::string& base_type, const
   bool v_like = t.role == TensorRole::attn_v || t.role == TensorRole::attn_qkv ||
                 t.role == TensorRole::attn_kv_b;
   if (ftype == "MXFP4_MOE") return t.ne2 > 1 ? "MXFP4" : "Q8_0";
-  if (t.role == TensorRole::token_embd) {
+  // TOKEN_EMBD is token_embd.weight and Gemma's per_layer_token_embd.weight alike.
+  if (t.role == TensorRole::token_embd || t.role == TensorRole::per_layer_embd) {
     if (is(ftype, {"IQ2_XXS", "IQ2_XS", "IQ1_S", "IQ1_M"})) return "Q2_K";
     if (is(ftype, {"IQ2_S", "IQ2_M", "IQ3_XXS"})) return "IQ3_S";
     if (is(ftype, {"TQ1_0", "TQ2_0"})) return "Q4_K";
@@ -220,7 +221,8 @@ std::string apply_row_fallback(const std::string& type, int64_t ne0) {
 }
 
 // Tensors llama-quantize leaves as converted: 1-D tensors (norms, biases, sinks) are F32, and so
-// is the MoE router (ffn_gate_inp) and the conv1d of recurrent layers.
+// is the MoE router (ffn_gate_inp) and the conv1d of recurrent layers. Gemma's per-layer model
+// projection (per_layer_model_proj, on the quantizer's skip list) stays at the converter's 16 bits.
 bool kept_unquantized(const TensorSpec& t) {
   return t.ne1 == 1 || t.role == TensorRole::norm || t.role == TensorRole::bias ||
          t.role == TensorRole::ffn_gate_inp || t.role == TensorRole::ffn_gate_inp_shexp ||
@@ -283,6 +285,10 @@ std::vector<std::string> gguf_tensor_types(const ModelSpec& model, const std::st
     }
     if (kept_unquantized(t)) {
       types.emplace_back("F32");
+      continue;
+    }
+    if (t.name == "per_layer_model_proj.weight") {
+      types.emplace_back(full_precision ? base_type : "F16");
       continue;
     }
     // gpt-oss ships its experts in MXFP4 and llama-quantize keeps them so: every published

@@ -97,6 +97,10 @@ KvBreakdown kv_cache_bytes(const ModelSpec& model, const KvType& type, const KvR
   out.per_layer_bytes.reserve(model.layers.size());
   for (const LayerSpec& layer : model.layers) {
     const AttentionGeometry& a = layer.attention;
+    if (a.kv_shared) {  // Gemma 4 E-models: reads an earlier layer's cache, keeps none
+      out.per_layer_bytes.push_back(0);
+      continue;
+    }
     int64_t row = kv_row_bytes(model, a, type, request.layout);
     int64_t layer_bytes = 0;
     switch (a.kind) {

@@ -17,6 +17,7 @@ std::vector<LayerSpec> plan_layers(const ArchConfig& arch) {
     attention.head_dim_v = arch.layer_v_head_dim(attention.kind);
     if (attention.kind == AttentionKind::sliding) attention.window_tokens = arch.sliding_window;
     if (attention.kind == AttentionKind::chunked) attention.window_tokens = arch.chunk_size;
+    attention.kv_shared = i >= arch.n_layers - arch.kv_shared_layers;
     if (attention.kind == AttentionKind::mla) {
       attention.kv_lora_rank = arch.kv_lora_rank;
       attention.qk_rope_head_dim = arch.qk_rope_head_dim;

@@ -117,7 +117,7 @@ nlohmann::json params_json(const ParamCounts& p) {
           {"experts_shared", p.experts_shared}, {"router", p.router},
           {"norms", p.norms},          {"recurrent", p.recurrent},
           {"vision", p.vision},        {"projector", p.projector},
-          {"mtp", p.mtp}};
+          {"audio", p.audio},          {"mtp", p.mtp}};
 }
 
 }  // namespace llmcalc

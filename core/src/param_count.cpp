@@ -13,11 +13,14 @@ ParamCounts count_params(const std::vector<TensorSpec>& tensors, const ArchConfi
       case ModelPart::vision: p.vision += n; continue;
       case ModelPart::projector: p.projector += n; continue;
       case ModelPart::mtp: p.mtp += n; continue;
+      case ModelPart::audio: p.audio += n; continue;
       case ModelPart::text: break;
     }
     p.text += n;
     switch (t.role) {
-      case TensorRole::token_embd: p.embedding += n; break;
+      case TensorRole::token_embd: case TensorRole::per_layer_embd: case TensorRole::per_layer_proj:
+        p.embedding += n;
+        break;
       case TensorRole::output: p.output_head += n; break;
       case TensorRole::norm: p.norms += n; break;
       case TensorRole::attn_q: case TensorRole::attn_k: case TensorRole::attn_v:

@@ -15,12 +15,14 @@ class InventoryBuilder {
 
   std::vector<TensorSpec> build() {
     add("token_embd.weight", TensorRole::token_embd, -1, arch_.hidden, arch_.vocab);
+    if (arch_.ple_width > 0) add_per_layer_embeddings();
     for (int64_t i = 0; i < arch_.n_layers; ++i) add_layer(static_cast<int>(i), ModelPart::text);
     add("output_norm.weight", TensorRole::norm, -1, arch_.hidden, 1);
     if (!arch_.tied) add("output.weight", TensorRole::output, -1, arch_.hidden, arch_.vocab);
     if (arch_.dsv4) add_hc_head("", -1);
     add_mtp();
     add_vision();
+    add_audio();
     return std::move(tensors_);
   }
 
@@ -95,6 +97,73 @@ class InventoryBuilder {
     if (arch_.norms_per_layer == 4 || arch_.model_type == "olmo2") {
       add_norm(blk + "post_ffw_norm", i, arch_.hidden);
     }
+    if (arch_.ple_width > 0) {
+      // Gemma 4 E2B / E4B: the layer's slice of the per-layer embedding gates its output
+      // (per_layer_input_gate, per_layer_projection, post_per_layer_input_norm), then the
+      // layer_scalar.
+      add_linear(blk + "inp_gate", TensorRole::per_layer_proj, i, arch_.hidden, arch_.ple_width, false);
+      add_linear(blk + "proj", TensorRole::per_layer_proj, i, arch_.ple_width, arch_.hidden, false);
+      add_norm(blk + "post_norm", i, arch_.hidden);
+      add(blk + "layer_output_scale.weight", TensorRole::norm, i, 1, 1);
+    }
+  }
+
+  // Gemma 4 E2B / E4B per-layer embeddings (modeling_gemma4.py): a [ple_vocab x layers *
+  // ple_width] table looked up per token, a projection of the hidden state to the same width and
+  // its norm.
+  void add_per_layer_embeddings() {
+    int64_t width = arch_.n_layers * arch_.ple_width;
+    add("per_layer_token_embd.weight", TensorRole::per_layer_embd, -1, width, arch_.ple_vocab);
+    add("per_layer_model_proj.weight", TensorRole::per_layer_proj, -1, arch_.hidden, width);
+    add("per_layer_proj_norm.weight", TensorRole::norm, -1, arch_.ple_width, 1);
+  }
+
+  // Gemma 4 E2B / E4B audio encoder (modeling_gemma4.py Gemma4AudioModel). Subsampler: two 3x3
+  // convolutions with norms (no biases) over 128 mel bins, halved twice, then a projection to the
+  // model width. Each Conformer block: two macaron FFNs (4x wide, pre and post norms), attention
+  // (q, k, v, post, a relative-position key projection, a per-dimension scale of one head's
+  // width, pre and post norms), a light convolution (linear_start to 2x, a depthwise conv,
+  // linear_end, two norms) and an output norm. Then output_proj (with a bias) and embed_audio
+  // into the text width.
+  void add_audio() {
+    if (!arch_.audio) return;
+    const AudioConfig& a = *arch_.audio;
+    constexpr int64_t kMelBins = 128;  // Gemma4AudioFeatureExtractor feature_size
+    part_ = ModelPart::audio;
+    int64_t c0 = a.subsampling_channels[0];
+    int64_t c1 = a.subsampling_channels[1];
+    add("a.conv0.weight", TensorRole::vision, -1, 9, c0);
+    add("a.conv0_norm.weight", TensorRole::vision, -1, c0, 1);
+    add("a.conv1.weight", TensorRole::vision, -1, 9 * c0, c1);
+    add("a.conv1_norm.weight", TensorRole::vision, -1, c1, 1);
+    add("a.input_proj.weight", TensorRole::vision, -1, c1 * kMelBins / 4, a.hidden);
+    int64_t h = a.hidden;
+    for (int64_t l = 0; l < a.n_layers; ++l) {
+      std::string blk = "a.blk." + std::to_string(l) + ".";
+      for (const char* ffn : {"ffn_start", "ffn_end"}) {
+        add(blk + ffn + "_pre_norm.weight", TensorRole::vision, -1, h, 1);
+        add(blk + ffn + "_up.weight", TensorRole::vision, -1, h, 4 * h);
+        add(blk + ffn + "_down.weight", TensorRole::vision, -1, 4 * h, h);
+        add(blk + ffn + "_post_norm.weight", TensorRole::vision, -1, h, 1);
+      }
+      for (const char* name : {"attn_q", "attn_k", "attn_v", "attn_post", "attn_rel_k"}) {
+        add(blk + name + ".weight", TensorRole::vision, -1, h, h);
+      }
+      add(blk + "attn_per_dim_scale.weight", TensorRole::vision, -1, h / a.heads, 1);
+      add(blk + "attn_pre_norm.weight", TensorRole::vision, -1, h, 1);
+      add(blk + "attn_post_norm.weight", TensorRole::vision, -1, h, 1);
+      add(blk + "conv_start.weight", TensorRole::vision, -1, h, 2 * h);
+      add(blk + "conv_dw.weight", TensorRole::vision, -1, a.conv_kernel, h);
+      add(blk + "conv_end.weight", TensorRole::vision, -1, h, h);
+      add(blk + "conv_pre_norm.weight", TensorRole::vision, -1, h, 1);
+      add(blk + "conv_norm.weight", TensorRole::vision, -1, h, 1);
+      add(blk + "out_norm.weight", TensorRole::vision, -1, h, 1);
+    }
+    add("a.output_proj.weight", TensorRole::vision, -1, h, a.output_dims);
+    add("a.output_proj.bias", TensorRole::vision, -1, a.output_dims, 1);
+    part_ = ModelPart::projector;
+    add("mm.audio_projection.weight", TensorRole::projector, -1, a.output_dims, arch_.hidden);
+    part_ = ModelPart::text;
   }
 
   // DeepSeek V4 (inference/model.py; shapes of the published checkpoints): attention with a q

@@ -45,9 +45,15 @@ const std::vector<CheckpointFormat>& checkpoint_formats() {
   return formats;
 }
 
+// Embedding tables: the token embeddings and Gemma 4's per-layer embeddings, looked up a row per
+// token and kept in RAM by llama.cpp.
+bool is_embedding_table(const TensorSpec& t) {
+  return t.part == ModelPart::text && (t.role == TensorRole::token_embd || t.role == TensorRole::per_layer_embd);
+}
+
 const char* role_name(TensorRole role) {
   switch (role) {
-    case TensorRole::token_embd: return "token_embd";
+    case TensorRole::token_embd: case TensorRole::per_layer_embd: return "token_embd";
     case TensorRole::output: return "output";
     case TensorRole::ffn_gate_inp: return "ffn_gate_inp";
     default: return "";
@@ -134,7 +140,7 @@ void summarize_layers(const ModelSpec& model, WeightPlan& plan) {
   plan.layer_dense_max_bytes.assign(static_cast<std::size_t>(model.n_layers), 0);
   for (const TensorPlacement& p : plan.tensors) {
     const TensorSpec& t = model.tensors[p.tensor_index];
-    if (t.part == ModelPart::text && t.role == TensorRole::token_embd) continue;
+    if (is_embedding_table(t)) continue;
     if (t.part != ModelPart::text || t.layer < 0 || t.layer >= model.n_layers) {
       plan.output_layer_bytes += p.bytes;  // vision / MTP parts travel with the output layer
     } else if (t.ne2 > 1) {
@@ -178,7 +184,7 @@ std::optional<WeightPlan> place_tensors(const ModelSpec& model, const std::strin
       }
       plan.active_expert_bytes += active;
     }
-    if (t.part == ModelPart::text && t.role == TensorRole::token_embd) plan.token_embd_bytes += bytes;
+    if (is_embedding_table(t)) plan.token_embd_bytes += bytes;
     plan.bytes_by_storage[storage] += bytes;
     plan.tensors.push_back({index, std::move(storage), bytes});
   };
@@ -202,7 +208,7 @@ std::optional<WeightPlan> place_tensors(const ModelSpec& model, const std::strin
       const TensorSpec& t = model.tensors[i];
       if (t.part != ModelPart::text) continue;
       bool full = t.ne1 == 1 || t.role == TensorRole::norm || t.role == TensorRole::bias ||
-                  t.role == TensorRole::token_embd || t.role == TensorRole::ffn_gate_inp;
+                  is_embedding_table(t) || t.role == TensorRole::ffn_gate_inp;
       double element_bits = full ? 16.0 : t.role == TensorRole::output ? 6.0 : *bits;
       add(i, full ? "16-bit" : format, bits_to_bytes(static_cast<double>(t.elements()) * element_bits));
     }

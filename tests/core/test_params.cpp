@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "llmcalc/catalog.h"
+#include "llmcalc/weights.h"
 #include "test_support.h"
 
 using llmcalc_test::catalog_model;
@@ -63,8 +64,11 @@ int64_t stored_extras(const std::string& id, const llmcalc::ModelSpec& m) {
   // #1861 shows the Hub checkpoint's self_attn.rotary_emb.inv_freq as [56].
   if (id == "kimi-k2") return m.n_layers * (m.hidden_size / 64 / 2);
   // Qwen3-0.6B and 1.7B tie the head to the embedding yet also store lm_head.weight; so do the
-  // Gemma 4 checkpoints (convert_gemma4_weights.py writes lm_head.weight from embed_tokens).
-  if (id == "qwen3-0.6b" || id == "qwen3-1.7b" || id.rfind("gemma-4-", 0) == 0) return m.params.embedding;
+  // Gemma 4 26B and 31B checkpoints (convert_gemma4_weights.py writes lm_head.weight from
+  // embed_tokens); the E2B / E4B ones do not.
+  if (id == "qwen3-0.6b" || id == "qwen3-1.7b" || id == "gemma-4-26b-a4b" || id == "gemma-4-31b") {
+    return m.params.embedding;
+  }
   // DeepSeek V3 / V3.1 and MiniMax-M2 ship FP8 weights with one F32 weight_scale_inv per block.
   if (id == "deepseek-v3" || id == "deepseek-v3.1" || id == "deepseek-r1" || id == "deepseek-v3.2" ||
       id == "deepseek-v3-0324" || id == "deepseek-r1-0528" || id == "deepseek-v3.1-terminus" ||
@@ -94,7 +98,7 @@ TEST_CASE("Catalog models match their exact published totals", "[params][publish
     CHECK(m.params.total + stored_extras(entry.id, m) == expected);
     ++compared;
   }
-  CHECK(compared >= 126);
+  CHECK(compared >= 128);
 }
 
 TEST_CASE("gpt-oss totals as the Hub counts them: weights plus MXFP4 scales",
@@ -892,4 +896,39 @@ TEST_CASE("DeepSeek V4 Flash and Pro: logical parameters and the Hub's stored-el
   CHECK(projections == 4194304LL + 33554432 + 2097152 + 33554432 + 33554432);
   CHECK(sinks == 64);
   CHECK(compressor == 8388608);
+}
+
+TEST_CASE("Gemma 4 E2B: per-layer embeddings, KV-shared layers, the audio tower", "[params][gemma4]") {
+  // google/gemma-4-E2B-it (modeling_gemma4.py): hidden 1,536, 35 layers (every 5th full with
+  // 512-wide heads, the rest sliding with 256), 8 heads and 1 KV head, MLP 6,144 doubled on the
+  // 20 KV-shared layers, per-layer embeddings of 256 per layer from a 262,144-row table.
+  auto m = catalog_model("gemma-4-e2b");
+  // Embedding 262,144 x 1,536 = 402,653,184; per-layer table 262,144 x 35 x 256 =
+  // 2,348,810,240; its projection 8,960 x 1,536 = 13,762,560; per layer an input gate and a
+  // projection, 2 x 256 x 1,536 = 786,432 (x 35 = 27,525,120).
+  CHECK(m.params.embedding == 402653184LL + 2348810240LL + 13762560LL + 35LL * 786432);
+  // Attention: 28 sliding layers of q, o 8 x 256 x 1,536 and k, v 256 x 1,536 (7,077,888) and
+  // 7 full ones at 512 (14,155,776), each with k/v stored even when shared: 297,271,296.
+  CHECK(m.params.attention == 28LL * 7077888 + 7LL * 14155776);
+  // MLP: 15 layers x 3 x 1,536 x 6,144 + 20 x 3 x 1,536 x 12,288 = 1,557,135,360.
+  CHECK(m.params.mlp_dense == 15LL * 3 * 1536 * 6144 + 20LL * 3 * 1536 * 12288);
+  // Audio (gemma4_audio, 1,024 wide, 12 Conformer blocks): per block 24 x 1,024^2 + 14 x 1,024
+  // + 128 = 25,180,288; subsampler 9 x 128 + 128 + 9 x 128 x 32 + 32 + 1,024 x 1,024; output
+  // projection 1,024 x 1,536 + 1,536: 304,824,608.
+  CHECK(m.params.audio == 12LL * 25180288 + (1152 + 128 + 36864 + 32 + 1048576) + (1572864 + 1536));
+  // Its projector into the text width beside the vision one: 1,536 x 1,536 + 768 x 1,536.
+  CHECK(m.params.projector == 1536LL * 1536 + 768LL * 1536);
+  // KV: only the first 15 layers keep a cache (3 full, 12 sliding); at 32,768 tokens, one
+  // unified stream of 4 automatic slots: full 3 x 32,768 x (512 + 512) x 2 B = 201,326,592,
+  // sliding 12 x pad256(4 x 512 + 512) = 2,560 cells x (256 + 256) x 2 B = 31,457,280.
+  auto r = llmcalc_test::estimate({{"model", "gemma-4-e2b"}, {"context_tokens", 32768}});
+  CHECK(r["result"]["memory"]["kv_cache"]["full_attention_bytes"] == 201326592LL);
+  CHECK(r["result"]["memory"]["kv_cache"]["windowed_bytes"] == 31457280LL);
+  // llama.cpp keeps both embedding tables in RAM. Q4_K_M: the tied token_embd doubles as the
+  // output head (Q6_K, 210 B per 256), per_layer_token_embd is quantized as a token embedding
+  // (the file type's Q4_K, 144 B per 256).
+  llmcalc::Issues issues;
+  auto plan = llmcalc::plan_weights(m, "Q4_K_M", "/weights", issues, false);
+  REQUIRE(plan);
+  CHECK(plan->token_embd_bytes == 402653184LL / 256 * 210 + 2348810240LL / 256 * 144);
 }

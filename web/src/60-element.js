@@ -541,7 +541,7 @@
         t('breakdown') + ': ' + [['embedding', p.embedding], ['output_head', p.output_head],
           ['attention', p.attention], ['mlp_dense', p.mlp_dense], ['experts_routed', p.experts_routed],
           ['experts_shared', p.experts_shared], ['router', p.router], ['recurrent', p.recurrent],
-          ['norms', p.norms], ['vision', p.vision], ['projector', p.projector], ['mtp', p.mtp]]
+          ['norms', p.norms], ['vision', p.vision], ['audio', p.audio], ['projector', p.projector], ['mtp', p.mtp]]
           .filter((part) => part[1] > 0).map((part) => part[0] + ' ' + f.params(part[1])).join(' · '),
       ].forEach((text) => ui.layers.appendChild(LlmCalc.dom.el('li', { text: text })));
       const c = r.cost;

@@ -40,6 +40,9 @@ struct AttentionGeometry {
   int64_t compress_ratio = 0;
   int64_t compressed_width = 0;
   int64_t compressed_indexer_dim = 0;
+  // Gemma 4 E2B/E4B: the last num_kv_shared_layers attend over the KV of the last earlier layer
+  // of their kind and keep no cache of their own.
+  bool kv_shared = false;
 };
 
 struct MlpGeometry {
@@ -63,11 +66,14 @@ enum class TensorRole {
   attn_q_a, attn_q_b, attn_kv_a_mqa, attn_kv_b, attn_sinks,
   ffn_gate, ffn_up, ffn_down, ffn_gate_inp, ffn_gate_exps, ffn_up_exps, ffn_down_exps,
   ffn_gate_shexp, ffn_up_shexp, ffn_down_shexp, ffn_gate_inp_shexp,
-  ssm_in, ssm_out, ssm_conv, ssm_small, nextn_eh_proj, vision, projector
+  ssm_in, ssm_out, ssm_conv, ssm_small, nextn_eh_proj, vision, projector,
+  // Gemma 4 E2B/E4B per-layer embeddings: the [vocab x layers * width] table (quantized like
+  // token_embd, kept in RAM with it), and each layer's input gate and projection.
+  per_layer_embd, per_layer_proj
 };
 
 /// Which part of the checkpoint a tensor belongs to; only `text` is needed for text generation.
-enum class ModelPart { text, vision, projector, mtp };
+enum class ModelPart { text, vision, projector, mtp, audio };
 
 struct TensorSpec {
   std::string name;      // GGUF-style name, e.g. "blk.3.attn_v.weight"
@@ -98,6 +104,7 @@ struct ParamCounts {
   int64_t recurrent = 0;  // SSM / linear-attention mixers
   int64_t vision = 0;
   int64_t projector = 0;
+  int64_t audio = 0;  // an audio encoder (Gemma 4 E2B/E4B); its projector is in `projector`
   int64_t mtp = 0;
 };
 
