@@ -198,6 +198,35 @@ void read_gemma4_audio(const nlohmann::json& config, const std::string& path, Ar
   if (audio.hidden > 0 && audio.n_layers > 0) arch.audio = audio;
 }
 
+// Kimi K2.5's MoonViT (modeling_kimi_k25.py / MoonViT): a biased conv patch embedding, a learned
+// 2-D position table (init_pos_emb_height x width; the time table is fixed), pre-norm blocks
+// with LayerNorms, a fused biased qkv, a biased output and a biased GELU MLP, a final LayerNorm;
+// then the patch merger over merge_kernel_size patches (a LayerNorm and two biased linears) into
+// the text width.
+void read_moonvit(const nlohmann::json& vision_config, const std::string& path, ArchConfig& arch,
+                  Issues& issues) {
+  JsonReader reader(vision_config, path, issues);
+  VisionConfig vision;
+  vision.kind = "moonvit";
+  vision.hidden = reader.integer("vt_hidden_size", 1, kMaxHidden, 0).value_or(0);
+  vision.intermediate = reader.integer("vt_intermediate_size", 1, kMaxHidden * 8, 0).value_or(0);
+  vision.n_layers = reader.integer("vt_num_hidden_layers", 1, kMaxLayers, 0).value_or(0);
+  vision.heads = reader.integer("vt_num_attention_heads", 1, kMaxHeads, 16).value_or(16);
+  vision.patch_size = reader.integer("patch_size", 1, 1024, 14).value_or(14);
+  vision.num_positions = reader.integer("init_pos_emb_height", 1, 4096, 64).value_or(64) *
+                         reader.integer("init_pos_emb_width", 1, 4096, 64).value_or(64);
+  int64_t merge = 1;
+  auto kernel = vision_config.find("merge_kernel_size");
+  if (kernel != vision_config.end() && kernel->is_array()) {
+    for (const nlohmann::json& k : *kernel) {
+      if (k.is_number_integer() && k.get<int64_t>() > 0 && k.get<int64_t>() <= 16) merge *= k.get<int64_t>();
+    }
+  }
+  vision.adapter_in = reader.integer("mm_hidden_size", 1, kMaxHidden, vision.hidden).value_or(vision.hidden) * merge;
+  vision.projector_out = reader.integer("text_hidden_size", 1, kMaxHidden, arch.hidden).value_or(arch.hidden);
+  if (vision.hidden > 0 && vision.intermediate > 0 && vision.n_layers > 0) arch.vision = vision;
+}
+
 void read_vision(const nlohmann::json& config, const std::string& path, ArchConfig& arch,
                  Issues& issues) {
   auto found = config.find("vision_config");
@@ -212,6 +241,10 @@ void read_vision(const nlohmann::json& config, const std::string& path, ArchConf
   if (model_type == "gemma4") {
     read_gemma4_vision(vision_config, json_pointer_append(path, "vision_config"), arch, issues);
     read_gemma4_audio(config, path, arch, issues);
+    return;
+  }
+  if (model_type == "kimi_k25") {
+    read_moonvit(vision_config, json_pointer_append(path, "vision_config"), arch, issues);
     return;
   }
   if (model_type != "gemma3" && model_type != "llama4" && model_type != "mistral3") {
@@ -861,9 +894,11 @@ std::optional<ArchConfig> read_arch_config(const nlohmann::json& config, const s
   // vLLM qwen3_5_mtp.py), and its vision tower is Qwen3-VL's without deepstack mergers.
   if (arch.model_type == "qwen3_vl") arch.model_type = "qwen3";
   if (arch.model_type == "qwen3_vl_moe") arch.model_type = "qwen3_moe";
-  if (arch.model_type == "qwen3_5" || arch.model_type == "qwen3_5_moe") arch.model_type = "qwen3_next";
-  // Kimi K2.5 wraps Kimi K2's language model (text_config.model_type kimi_k2) with a MoonViT tower,
-  // which is not counted (a warning says so).
+  // A text-only checkpoint names its config qwen3_5_text / qwen3_5_moe_text (Qwen3.8-2.4T-A95B).
+  if (is_one_of(arch.model_type, {"qwen3_5", "qwen3_5_moe", "qwen3_5_text", "qwen3_5_moe_text"})) {
+    arch.model_type = "qwen3_next";
+  }
+  // Kimi K2.5 wraps Kimi K2's language model (text_config.model_type kimi_k2) with a MoonViT tower.
   if (arch.model_type == "kimi_k25") arch.model_type = "kimi_k2";
   if (kKnownFamilies.count(arch.model_type) == 0) {
     issues.warning("unknown_family", json_pointer_append(path, "model_type"),

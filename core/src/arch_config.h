@@ -15,7 +15,7 @@
 namespace llmcalc {
 
 struct VisionConfig {
-  std::string kind;  // "siglip" (Gemma 3), "llama4", "pixtral" (Mistral 3), "qwen3_vl" or "gemma4"
+  std::string kind;  // "siglip" (Gemma 3), "llama4", "pixtral" (Mistral 3), "qwen3_vl", "gemma4", "moonvit"
   int64_t hidden = 0;
   int64_t intermediate = 0;
   int64_t n_layers = 0;

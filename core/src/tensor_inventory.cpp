@@ -559,6 +559,33 @@ class InventoryBuilder {
     part_ = ModelPart::text;
   }
 
+  // Kimi K2.5's MoonViT and its patch merger (see read_moonvit).
+  void add_moonvit(const VisionConfig& v) {
+    int64_t d = v.hidden;
+    add("v.patch_embd.weight", TensorRole::vision, -1, 3 * v.patch_size * v.patch_size, d);
+    add("v.patch_embd.bias", TensorRole::vision, -1, d, 1);
+    add("v.position_embd.weight", TensorRole::vision, -1, d, v.num_positions);
+    for (int64_t l = 0; l < v.n_layers; ++l) {
+      std::string blk = "v.blk." + std::to_string(l) + ".";
+      for (const char* norm : {"ln1", "ln2"}) {
+        add(blk + norm + ".weight", TensorRole::vision, -1, d, 1);
+        add(blk + norm + ".bias", TensorRole::vision, -1, d, 1);
+      }
+      add_linear(blk + "attn_qkv", TensorRole::vision, -1, d, 3 * d, true);
+      add_linear(blk + "attn_out", TensorRole::vision, -1, d, d, true);
+      add_linear(blk + "ffn_up", TensorRole::vision, -1, d, v.intermediate, true);
+      add_linear(blk + "ffn_down", TensorRole::vision, -1, v.intermediate, d, true);
+    }
+    add("v.post_ln.weight", TensorRole::vision, -1, d, 1);
+    add("v.post_ln.bias", TensorRole::vision, -1, d, 1);
+    part_ = ModelPart::projector;
+    add("mm.pre_norm.weight", TensorRole::projector, -1, d, 1);
+    add("mm.pre_norm.bias", TensorRole::projector, -1, d, 1);
+    add_linear("mm.1", TensorRole::projector, -1, v.adapter_in, v.adapter_in, true);
+    add_linear("mm.2", TensorRole::projector, -1, v.adapter_in, v.projector_out, true);
+    part_ = ModelPart::text;
+  }
+
   void add_patch_merger(const std::string& prefix, const VisionConfig& v, int64_t norm_width) {
     add(prefix + "norm.weight", TensorRole::projector, -1, norm_width, 1);
     add(prefix + "norm.bias", TensorRole::projector, -1, norm_width, 1);
@@ -587,6 +614,10 @@ class InventoryBuilder {
     }
     if (v.kind == "gemma4") {
       add_gemma4_vision(v, patch_in);
+      return;
+    }
+    if (v.kind == "moonvit") {
+      add_moonvit(v);
       return;
     }
     add("v.patch_embd.weight", TensorRole::vision, -1, patch_in, v.hidden);

@@ -344,12 +344,17 @@ test('a parallel hybrid in the architecture card: Falcon-H1 0.5B keeps KV and Ma
   await context.close();
 });
 
-test("the core's warnings are shown: Kimi K2.5's vision tower is not counted", async () => {
-  const { context, page, errors } = await openCalculator(suite.browser, `${suite.base}/index.html#v=1&model=kimi-k2.5`);
+test("the core's warnings are shown: a config of an unknown family", async () => {
+  const { context, page, errors } = await openCalculator(suite.browser, `${suite.base}/index.html`);
+  await page.locator('llm-calc #f-file').setInputFiles({
+    name: 'config.json', mimeType: 'application/json',
+    buffer: Buffer.from(JSON.stringify({ model_type: 'mystery_lm', hidden_size: 2048, intermediate_size: 8192,
+      num_hidden_layers: 16, num_attention_heads: 16, vocab_size: 32000 })),
+  });
   const warnings = page.locator('llm-calc [data-testid="warnings"]');
   await warnings.waitFor();
-  assert.match(await warnings.textContent(), /^Note: The vision tower of this family is not counted/);
-  // A model without warnings hides the line again.
+  assert.match(await warnings.textContent(), /^Note: Unknown model_type 'mystery_lm': computed as a generic decoder/);
+  // A catalog model without warnings hides the line again.
   await page.locator('llm-calc #f-model').selectOption('llama-3.1-8b');
   await warnings.waitFor({ state: 'hidden' });
   assert.deepEqual(errors, []);

@@ -732,8 +732,16 @@ TEST_CASE("Kimi K2 and DeepSeek-MoE 16B by hand", "[params][families][kimi_k2]")
   // The Hub's total is 3,416 above (1,026,408,235,864): 61 x 56, the rotary_emb.inv_freq buffer
   // each layer of the checkpoint stores (stored_extras above).
   auto kimi = catalog_model("kimi-k2");
-  // Kimi K2.5's text_config has K2's dimensions; its MoonViT tower is not counted.
-  CHECK(catalog_model("kimi-k2.5").params.total == kimi.params.total);
+  // Kimi K2.5's text_config has K2's dimensions, beside a MoonViT tower (d = 1,152, 27 blocks,
+  // MLP 4,304, 14 x 14 patches, a 64 x 64 position table): patch conv 1,152 x 3 x 14 x 14 +
+  // 1,152, positions 64 x 64 x 1,152, per block two LayerNorms 4 x 1,152, qkv 3 x 1,152^2 +
+  // 3,456, out 1,152^2 + 1,152, MLP 2 x 1,152 x 4,304 + 4,304 + 1,152 = 15,239,504, a final
+  // LayerNorm 2,304: 416,866,032; the 2 x 2 patch merger: LayerNorm 2,304, 4,608^2 + 4,608 and
+  // 4,608 x 7,168 + 7,168 = 54,277,888.
+  auto k25 = catalog_model("kimi-k2.5");
+  CHECK(k25.params.text == kimi.params.text);
+  CHECK(k25.params.vision == 677376LL + 1152 + 4718592 + 27LL * 15239504 + 2304);
+  CHECK(k25.params.projector == 2304LL + 4608LL * 4608 + 4608 + 4608LL * 7168 + 7168);
   CHECK(kimi.params.attention == 101122048LL * 61);
   CHECK(kimi.params.experts_routed == 60LL * 384 * 44040192);
   CHECK(kimi.params.experts_shared == 60LL * 44040192);
@@ -931,4 +939,15 @@ TEST_CASE("Gemma 4 E2B: per-layer embeddings, KV-shared layers, the audio tower"
   auto plan = llmcalc::plan_weights(m, "Q4_K_M", "/weights", issues, false);
   REQUIRE(plan);
   CHECK(plan->token_embd_bytes == 402653184LL / 256 * 210 + 2348810240LL / 256 * 144);
+}
+
+TEST_CASE("Qwen3.8-2.4T-A95B: a text-only qwen3_5_moe_text config is Qwen3.5's MoE layout", "[params][families]") {
+  // Its config.json names the text model alone (Qwen3_5MoeForCausalLM); llmfit's MODELS.md
+  // (AlexsJones/llmfit@3f44fd30) lists 2446.2B total, the card 95B active.
+  auto envelope = llmcalc_test::estimate({{"model", "qwen3.8-2.4t-a95b"}});
+  REQUIRE(envelope["ok"] == true);
+  for (const auto& issue : envelope["issues"]) CHECK(issue["code"] != "unknown_family");
+  auto m = catalog_model("qwen3.8-2.4t-a95b");
+  CHECK(std::llround(static_cast<double>(m.params.total) / 1e8) == 24462);
+  CHECK(std::llround(static_cast<double>(m.params.active) / 1e9) == 95);
 }
