@@ -12,7 +12,10 @@ import { join, relative } from 'node:path';
 const [dataDir, coreDir, output] = process.argv.slice(2);
 const HUMAN_ONLY = new Set(['notes', 'note', 'source_copy', 'source_copy_others', 'sources_other',
   'provenance', 'memory_note', 'bandwidth_source', 'memory_assumed', 'region_note', 'listed_until',
-  'billing_source', 'what', 'quote', 'cross_check', 'price_used_note', 'rounded', 'rounded_source', 'by_dtype', 'layout', 'description', 'behaviours', 'evidence', 'file_sizes_bytes']);
+  'billing_source', 'what', 'quote', 'cross_check', 'price_used_note', 'rounded', 'rounded_source', 'by_dtype', 'layout', 'description', 'behaviours', 'evidence']);
+// Published GGUF file sizes: the core sizes only the formats llama.cpp has no rules for
+// (unsloth Dynamic, "UD-..."; src/published_formats.cpp); the others stay in data/ for the tests.
+const PUBLISHED_SIZED = /^UD-/;
 
 function walk(dir, suffixes) {
   return readdirSync(dir).sort().flatMap((name) => {
@@ -41,6 +44,11 @@ function strip(value, depth) {
     const out = {};
     for (const [key, v] of Object.entries(value)) {
       if (key === 'config') { out[key] = readKeysOnly(v); continue; }
+      if (key === 'file_sizes_bytes') {
+        const kept = Object.entries(v).filter(([format]) => PUBLISHED_SIZED.test(format));
+        if (kept.length) out[key] = Object.fromEntries(kept);
+        continue;
+      }
       if (HUMAN_ONLY.has(key)) continue;
       out[key] = strip(v, depth + 1);
     }

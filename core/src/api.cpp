@@ -22,6 +22,7 @@
 #include "llmcalc/scenario.h"
 #include "llmcalc/speed.h"
 #include "llmcalc/weights.h"
+#include "published_formats.h"
 
 #ifndef LLMCALC_VERSION
 #define LLMCALC_VERSION "0.0.0"
@@ -216,6 +217,9 @@ std::string catalog_json() {
       for (const char* key : {"ollama_tag", "gguf_repo", "license", "release_date"}) {
         item[key] = r.contains(key) ? r.at(key) : nlohmann::json(nullptr);
       }
+      // Formats its repositories publish that only a file size describes (unsloth Dynamic).
+      item["published_formats"] = nlohmann::json::array();
+      for (const PublishedFormat& p : published_formats(r)) item["published_formats"].push_back(p.format);
       models.push_back(item);
     }
     nlohmann::json devices = nlohmann::json::array();

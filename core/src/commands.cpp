@@ -181,7 +181,7 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
   std::string ctx = std::to_string(s.context_tokens);
   std::string seqs = std::to_string(s.batch);
   std::string devices = std::to_string(s.devices);
-  bool gguf = is_gguf_format(s.weights);
+  bool gguf = is_gguf_format(s.rules_format());
   const EngineSettings& e = s.engine;
   nlohmann::json out = nlohmann::json::object();
 
@@ -315,11 +315,12 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
   // conversion to it; mlx_lm.server loads it.
   {
     // The MLX width closest to the chosen format (MLX quantizes to 2, 3, 4, 6 or 8 bits).
-    std::string bits = s.weights.rfind("MLX-", 0) == 0 ? s.weights.substr(4, 1) : "4";
-    if (s.weights.rfind("MLX-", 0) != 0) {
-      if (s.weights.find("8") != std::string::npos) bits = "8";
-      if (s.weights.find("6") != std::string::npos) bits = "6";
-      if (s.weights.rfind("Q3", 0) == 0 || s.weights.rfind("IQ3", 0) == 0) bits = "3";
+    const std::string& format = s.rules_format();
+    std::string bits = format.rfind("MLX-", 0) == 0 ? format.substr(4, 1) : "4";
+    if (format.rfind("MLX-", 0) != 0) {
+      if (format.find("8") != std::string::npos) bits = "8";
+      if (format.find("6") != std::string::npos) bits = "6";
+      if (format.rfind("Q3", 0) == 0 || format.rfind("IQ3", 0) == 0) bits = "3";
     }
     std::optional<PublishedRepo> repo = mlx_repo_for(record, std::stoi(bits));
     std::string model = repo ? repo->repo : s.model_id + "-mlx-" + bits + "bit";

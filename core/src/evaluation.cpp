@@ -14,10 +14,10 @@ namespace {
 std::shared_ptr<const WeightPlan> catalog_plan(const Scenario& s, const ModelSpec& model,
                                                Issues& issues) {
   static std::map<std::string, std::shared_ptr<const WeightPlan>> cache;
-  std::string key = s.model_id + "|" + s.weights + (s.imatrix ? "|imatrix" : "");
+  std::string key = s.model_id + "|" + s.rules_format() + (s.imatrix ? "|imatrix" : "");
   auto it = cache.find(key);
   if (it != cache.end()) return it->second;
-  std::optional<WeightPlan> plan = plan_weights(model, s.weights, "/weights", issues, s.imatrix);
+  std::optional<WeightPlan> plan = plan_weights(model, s.rules_format(), "/weights", issues, s.imatrix);
   if (!plan) return nullptr;
   auto shared = std::make_shared<const WeightPlan>(std::move(*plan));
   cache.emplace(key, shared);
@@ -31,17 +31,18 @@ std::shared_ptr<const WeightPlan> scenario_weights(const Scenario& s, const Mode
   std::shared_ptr<const WeightPlan> plan;
   if (s.model_id != "custom") {
     plan = catalog_plan(s, model, issues);
-  } else if (std::optional<WeightPlan> placed = plan_weights(model, s.weights, "/weights", issues, s.imatrix)) {
+  } else if (std::optional<WeightPlan> placed = plan_weights(model, s.rules_format(), "/weights", issues, s.imatrix)) {
     plan = std::make_shared<const WeightPlan>(std::move(*placed));
   }
-  if (!plan || s.weights_bytes <= 0) return plan;
+  const int64_t exact_bytes = s.exact_weights_bytes();
+  if (!plan || exact_bytes <= 0) return plan;
   auto weights = std::make_shared<WeightPlan>(*plan);
   // Exact bytes from a file header replace the computed total; the mix of types (and so the
   // bytes read per token) keeps the computed proportions. A file that holds the MTP (nextn)
   // layers (weights_include_mtp; they load only with MTP drafting) has them scaled with the
   // rest and kept apart.
   int64_t computed = weights->total_bytes + (s.weights_include_mtp ? weights->mtp_bytes : 0);
-  double scale = static_cast<double>(s.weights_bytes) / static_cast<double>(std::max<int64_t>(1, computed));
+  double scale = static_cast<double>(exact_bytes) / static_cast<double>(std::max<int64_t>(1, computed));
   auto scaled = [scale](int64_t bytes) {
     return static_cast<int64_t>(static_cast<double>(bytes) * scale);
   };
@@ -50,7 +51,7 @@ std::shared_ptr<const WeightPlan> scenario_weights(const Scenario& s, const Mode
   weights->active_expert_bytes = scaled(weights->active_expert_bytes);
   weights->token_embd_bytes = scaled(weights->token_embd_bytes);
   weights->mtp_bytes = scaled(weights->mtp_bytes);
-  weights->total_bytes = s.weights_bytes - (s.weights_include_mtp ? weights->mtp_bytes : 0);
+  weights->total_bytes = exact_bytes - (s.weights_include_mtp ? weights->mtp_bytes : 0);
   for (int64_t& bytes : weights->layer_dense_bytes) bytes = scaled(bytes);
   for (int64_t& bytes : weights->layer_expert_bytes) bytes = scaled(bytes);
   for (int64_t& bytes : weights->layer_expert_down_bytes) bytes = scaled(bytes);

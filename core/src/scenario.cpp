@@ -10,6 +10,7 @@
 #include "llmcalc/catalog.h"
 #include "llmcalc/json_reader.h"
 #include "llmcalc/weights.h"
+#include "published_formats.h"
 #include "server_memory.h"
 
 namespace llmcalc {
@@ -126,6 +127,27 @@ bool valid_repo_path(const std::string& path) {
   });
 }
 
+// A format the model's repositories publish with a size but llama.cpp has no file type for
+// (unsloth Dynamic): its tensors follow the base type's rules, scaled to the published file
+// (made with an importance matrix, as unsloth's are).
+void apply_published_format(Scenario& s, Issues& issues) {
+  const CatalogModel* entry = Catalog::instance().find_model(s.model_id);
+  if (!entry || !rules_format_for(s.weights).size()) return;
+  std::optional<PublishedFormat> published = published_format(entry->record, s.weights);
+  if (!published) {
+    issues.error("unpublished_format", "/weights",
+                 s.weights.substr(0, 32) + " is sized from a published file, and none is known for this model.");
+    return;
+  }
+  s.weights_rules = published->rules;
+  s.imatrix = true;
+  if (s.weights_bytes == 0) s.weights_bytes = published->file_bytes;
+  issues.warning("published_size", "/weights",
+                 s.weights + " is sized from the file size " + published->repo + " publishes (" +
+                     std::to_string(published->file_bytes) + " bytes); its tensors are placed by " +
+                     published->rules + "'s rules.");
+}
+
 // hf_repo / hf_file: where a custom model was fetched from (only meaningful with a config object).
 void read_hub_source(JsonReader& reader, const nlohmann::json& request, Scenario& s, Issues& issues) {
   if (request.contains("hf_repo") && !request.at("hf_repo").is_null()) {
@@ -160,6 +182,8 @@ std::optional<Scenario> resolve_scenario(const nlohmann::json& request, Issues& 
   s.imatrix = reader.boolean("imatrix", false).value_or(false);
   s.weights_bytes = reader.integer("weights_bytes", 0, int64_t{1} << 52, 0).value_or(0);
   s.weights_include_mtp = reader.boolean("weights_include_mtp", false).value_or(false);
+  s.weights_bytes_format = s.weights;
+  if (model_ok) apply_published_format(s, issues);
   std::string kv_name = reader.string("kv_cache", 16, std::string("f16")).value_or("f16");
   if (auto kv = find_kv_type(kv_name)) {
     s.kv_type = *kv;

@@ -382,3 +382,20 @@ test('llama.cpp --fit: a model larger than the card runs with experts in RAM, an
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('an unsloth Dynamic quant from the menu is sized from its published file, and the page says so', async () => {
+  const { context, page, errors } = await openCalculator(suite.browser,
+    `${suite.base}/index.html#v=1&model=qwen3-30b-a3b&weights=UD-Q4_K_XL`);
+  // unsloth/Qwen3-30B-A3B-GGUF lists UD-Q4_K_XL at 17,715,663,424 B = 16.50 GiB = 17.72 GB.
+  assert.match(await figure(page, 'weights'), /^16\.50 GiB · 17\.72 GB/);
+  assert.match(await page.locator('llm-calc [data-testid="warnings"]').textContent(),
+    /UD-Q4_K_XL is sized from the file size unsloth\/Qwen3-30B-A3B-GGUF publishes/);
+  assert.equal(await page.locator('llm-calc #f-weights option[value="UD-IQ1_S"]').count(), 1);
+  // A model whose repositories publish none: the menu drops them and the format falls back.
+  await page.locator('llm-calc #f-model').selectOption('llama-3.1-8b');
+  await page.waitForFunction(() => document.querySelector('llm-calc').shadowRoot
+    .querySelector('#f-weights').value === 'Q4_K_M');
+  assert.equal(await page.locator('llm-calc #f-weights option[value="UD-IQ1_S"]').count(), 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

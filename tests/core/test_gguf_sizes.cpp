@@ -2,11 +2,13 @@
 // "size" columns, llama.cpp "file size" log lines, bartowski file tables; each with its source).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <regex>
 #include <set>
 
+#include "llmcalc/api.h"
 #include "llmcalc/weights.h"
 #include "test_support.h"
 
@@ -136,4 +138,39 @@ TEST_CASE("ggml type sizes equal their block layouts", "[gguf][types]") {
     CHECK(type->type_size_bytes == layout.second);
   }
   CHECK(llmcalc::Catalog::instance().find_ggml_type("Q4_K")->bits_per_weight() == Approx(4.5));
+}
+
+TEST_CASE("Unsloth Dynamic quants are sized from their published files and said so", "[gguf][published_formats]") {
+  // unsloth/Qwen3-30B-A3B-GGUF lists UD-Q4_K_XL at 17,715,663,424 bytes (data/models/qwen3-30b-a3b.json,
+  // the repository's file listing): the estimate takes that size, places tensors by Q4_K_M's
+  // rules, says so, and downloads that file.
+  auto r = llmcalc_test::estimate({{"model", "qwen3-30b-a3b"}, {"weights", "UD-Q4_K_XL"}});
+  REQUIRE(r["ok"] == true);
+  CHECK(r["result"]["weights"]["total_bytes"] == 17715663424LL);
+  bool said = false;
+  for (const auto& issue : r["issues"]) said |= issue["code"] == "published_size";
+  CHECK(said);
+  CHECK(r["result"]["commands"]["llama.cpp"]["flags"]["-hf"] == "unsloth/Qwen3-30B-A3B-GGUF:UD-Q4_K_XL");
+  // The quantization-by-context matrix switches formats: the published size stays with its own.
+  auto explore = nlohmann::json::parse(llmcalc::explore_json(
+      nlohmann::json({{"model", "qwen3-30b-a3b"}, {"weights", "UD-Q4_K_XL"}}).dump()));
+  auto plain = llmcalc_test::estimate({{"model", "qwen3-30b-a3b"}, {"weights", "Q4_K_M"}, {"context_tokens", 8192}});
+  for (const auto& cell : explore["result"]["matrix"]) {
+    if (cell["weights"] == "Q4_K_M" && cell["context_tokens"] == 8192) {
+      CHECK(cell["total_bytes"] == plain["result"]["memory"]["total_bytes"]);
+    }
+  }
+  // A dynamic quant no repository of the model publishes, and one that names no base type.
+  auto missing = llmcalc_test::estimate({{"model", "llama-3.1-8b"}, {"weights", "UD-Q4_K_XL"}});
+  CHECK(missing["ok"] == false);
+  CHECK(missing["issues"][0]["path"] == "/weights");
+  CHECK(llmcalc_test::estimate({{"model", "qwen3-30b-a3b"}, {"weights", "UD-Q9_K_XL"}})["ok"] == false);
+  // The catalog lists each model's published formats for the page's menu.
+  auto catalog = nlohmann::json::parse(llmcalc::catalog_json());
+  for (const auto& model : catalog["result"]["models"]) {
+    if (model["id"] == "qwen3-30b-a3b") {
+      CHECK(std::find(model["published_formats"].begin(), model["published_formats"].end(), "UD-IQ1_S") !=
+            model["published_formats"].end());
+    }
+  }
 }

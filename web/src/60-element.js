@@ -333,6 +333,7 @@
       root.appendChild(ui.error);
       root.appendChild(ui.warnings);
       root.appendChild(el('div', { class: 'layout' }, controls, results));
+      this.weightFormatsKey = '';  // the menu above holds the common formats only
       this.built = true;
     }
 
@@ -380,6 +381,21 @@
       });
       ui.hubFile.hidden = choices.length < 2;
       if (choices.length) ui.hubFile.value = this.custom.hf_file;
+    }
+
+    // The weight formats: llama.cpp's and the checkpoint ones, then those the catalog model's
+    // repositories publish with a file size (unsloth Dynamic), rebuilt when the model changes.
+    showWeightFormats() {
+      const entry = !this.custom && this.core.catalog.models.find((m) => m.id === this.state.model);
+      const published = (entry && entry.published_formats) || [];
+      const key = published.join(',');
+      if (this.weightFormatsKey === key) return;
+      this.weightFormatsKey = key;
+      const formats = this.core.catalog.weight_formats.concat(published);
+      LlmCalc.dom.clear(this.ui.weights);
+      formats.forEach((format) => this.ui.weights.appendChild(option(format, format)));
+      // A published format of the previous model that this one does not have.
+      if (formats.indexOf(this.state.weights) < 0) this.state.weights = S.DEFAULTS.weights;
     }
 
     // Another model was picked: the link no longer names a Hub repository.
@@ -436,6 +452,7 @@
       ui.notice.hidden = !this.notice;
 
       // Control values.
+      this.showWeightFormats();
       ['model', 'weights', 'kv', 'engine', 'hw'].forEach((key) => { ui[key].value = String(this.state[key]); });
       ['prompt', 'batch', 'n', 'ngl', 'cmoe', 'kwh_cents', 'hours', 'tokens_day', 'conc']
         .forEach((key) => { ui[key].value = String(this.state[key]); });

@@ -25,6 +25,18 @@ struct Scenario {
   bool imatrix = false;  // GGUF made with an importance matrix
   int64_t weights_bytes = 0;  // exact tensor bytes read from a file (0: computed from the format)
   bool weights_include_mtp = false;  // that file holds the MTP (nextn) layers too
+  std::string weights_bytes_format;  // the format weights_bytes belongs to (the requested one)
+  // A format sized from its published file (unsloth Dynamic): the llama.cpp file type whose rules
+  // place its tensors.
+  std::string weights_rules;
+
+  /// The format whose rules place the tensors: the requested one, or a published format's base.
+  const std::string& rules_format() const {
+    return weights == weights_bytes_format && !weights_rules.empty() ? weights_rules : weights;
+  }
+  /// weights_bytes when the scenario still has the format it was given for (the explore matrix
+  /// and the rank ladder switch formats), else 0.
+  int64_t exact_weights_bytes() const { return weights == weights_bytes_format ? weights_bytes : 0; }
   KvType kv_type{"f16", 1, 2};
   int64_t context_tokens = 8192;
   // context_tokens 0 in the request: the engine picks the context (llama-server without -c,

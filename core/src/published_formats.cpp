@@ -1,0 +1,49 @@
+// Published-size GGUF formats (see published_formats.h).
+#include "published_formats.h"
+
+#include "llmcalc/weights.h"
+
+namespace llmcalc {
+
+std::string rules_format_for(const std::string& published) {
+  if (published.rfind("UD-", 0) != 0) return "";
+  std::string base = published.substr(3);
+  if (is_gguf_format(base)) return base;
+  // The _XL names: unsloth raises some tensors above the base type of the same letter.
+  const std::string xl = "_K_XL";
+  if (base.size() > xl.size() && base.compare(base.size() - xl.size(), xl.size(), xl) == 0) {
+    std::string stem = base.substr(0, base.size() - xl.size());  // "Q4"
+    if (stem == "Q8") return "Q8_0";
+    for (const char* suffix : {"_K_M", "_K"}) {
+      if (is_gguf_format(stem + suffix)) return stem + suffix;
+    }
+  }
+  return "";
+}
+
+std::vector<PublishedFormat> published_formats(const nlohmann::json& record) {
+  std::vector<PublishedFormat> out;
+  auto repos = record.find("gguf_repos");
+  if (repos == record.end() || !repos->is_array()) return out;
+  for (const nlohmann::json& repo : *repos) {
+    auto sizes = repo.find("file_sizes_bytes");
+    if (sizes == repo.end() || !sizes->is_object() || repo.contains("variant")) continue;
+    for (const auto& [format, bytes] : sizes->items()) {
+      std::string rules = rules_format_for(format);
+      if (rules.empty() || !bytes.is_number_integer() || bytes.get<int64_t>() <= 0) continue;
+      bool seen = false;
+      for (const PublishedFormat& p : out) seen |= p.format == format;
+      if (!seen) out.push_back({format, rules, bytes.get<int64_t>(), repo.value("repo", "")});
+    }
+  }
+  return out;
+}
+
+std::optional<PublishedFormat> published_format(const nlohmann::json& record, const std::string& format) {
+  for (PublishedFormat& p : published_formats(record)) {
+    if (p.format == format) return p;
+  }
+  return std::nullopt;
+}
+
+}  // namespace llmcalc
