@@ -202,7 +202,8 @@ void read_gemma4_audio(const nlohmann::json& config, const std::string& path, Ar
 // 2-D position table (init_pos_emb_height x width; the time table is fixed), pre-norm blocks
 // with LayerNorms, a fused biased qkv, a biased output and a biased GELU MLP, a final LayerNorm;
 // then the patch merger over merge_kernel_size patches (a LayerNorm and two biased linears) into
-// the text width.
+// the text width. Kimi K3's variant turns the biases off (linear_bias), uses RMSNorms, widens the
+// qkv (qkv_hidden_size) and uses patchmergerv2 (two linears, then a norm at the text width).
 void read_moonvit(const nlohmann::json& vision_config, const std::string& path, ArchConfig& arch,
                   Issues& issues) {
   JsonReader reader(vision_config, path, issues);
@@ -224,6 +225,10 @@ void read_moonvit(const nlohmann::json& vision_config, const std::string& path, 
   }
   vision.adapter_in = reader.integer("mm_hidden_size", 1, kMaxHidden, vision.hidden).value_or(vision.hidden) * merge;
   vision.projector_out = reader.integer("text_hidden_size", 1, kMaxHidden, arch.hidden).value_or(arch.hidden);
+  vision.biases = reader.boolean("linear_bias", true).value_or(true);
+  vision.rms_norm = reader.string("norm_type", 32, std::string("layernorm")).value_or("layernorm") == "rmsnorm";
+  vision.qkv_width = reader.integer("qkv_hidden_size", 1, kMaxHidden, vision.hidden).value_or(vision.hidden);
+  vision.merger_v2 = reader.string("mm_projector_type", 32, std::string("patchmerger")).value_or("") == "patchmergerv2";
   if (vision.hidden > 0 && vision.intermediate > 0 && vision.n_layers > 0) arch.vision = vision;
 }
 
@@ -243,7 +248,7 @@ void read_vision(const nlohmann::json& config, const std::string& path, ArchConf
     read_gemma4_audio(config, path, arch, issues);
     return;
   }
-  if (model_type == "kimi_k25") {
+  if (model_type == "kimi_k25" || model_type == "kimi_k3") {
     read_moonvit(vision_config, json_pointer_append(path, "vision_config"), arch, issues);
     return;
   }
@@ -435,6 +440,11 @@ void apply_kimi_linear(const nlohmann::json& text, JsonReader& reader, ArchConfi
   arch.linear_k_head_dim = linear.integer("head_dim", 1, kMaxHidden).value_or(0);
   arch.linear_v_head_dim = arch.linear_k_head_dim;
   arch.linear_conv_kernel = linear.integer("short_conv_kernel_size", 1, 64, 4).value_or(4);
+  arch.full_rank_output_gate = linear.boolean("use_full_rank_gate", false).value_or(false);
+  // Kimi K3's keys: attention residuals (attn_res_block_size), the LatentMoE latent and its norm.
+  arch.attention_residuals = reader.integer("attn_res_block_size", 0, kMaxLayers, 0).value_or(0) > 0;
+  arch.moe_latent = reader.integer("routed_expert_hidden_size", 0, kMaxHidden, 0).value_or(0);
+  arch.moe_latent_norm = arch.moe_latent > 0 && reader.boolean("latent_moe_use_norm", false).value_or(false);
   std::set<int64_t> kda = read_index_list(*config, "kda_layers");
   for (int64_t i = 0; i < arch.n_layers; ++i) {
     arch.layer_attention[static_cast<std::size_t>(i)] = kda.count(i + 1) ? AttentionKind::linear : AttentionKind::mla;
@@ -898,8 +908,10 @@ std::optional<ArchConfig> read_arch_config(const nlohmann::json& config, const s
   if (is_one_of(arch.model_type, {"qwen3_5", "qwen3_5_moe", "qwen3_5_text", "qwen3_5_moe_text"})) {
     arch.model_type = "qwen3_next";
   }
-  // Kimi K2.5 wraps Kimi K2's language model (text_config.model_type kimi_k2) with a MoonViT tower.
+  // Kimi K2.5 wraps Kimi K2's language model (text_config.model_type kimi_k2) with a MoonViT tower;
+  // Kimi K3 wraps a Kimi Linear one (KDA + MLA, LatentMoE) with another MoonViT.
   if (arch.model_type == "kimi_k25") arch.model_type = "kimi_k2";
+  if (arch.model_type == "kimi_k3") arch.model_type = "kimi_linear";
   if (kKnownFamilies.count(arch.model_type) == 0) {
     issues.warning("unknown_family", json_pointer_append(path, "model_type"),
                    "Unknown model_type '" + arch.model_type.substr(0, 40) +

@@ -32,6 +32,13 @@ struct VisionConfig {
   int64_t heads = 0;              // Gemma 4 vision: GQA heads, KV heads and head dim
   int64_t kv_heads = 0;
   int64_t head_dim = 0;
+  // MoonViT: Kimi K2.5's has biases and LayerNorms, a qkv as wide as the tower and the
+  // "patchmerger" projector; Kimi K3's has no biases, RMSNorms, a wider qkv (qkv_hidden_size)
+  // and "patchmergerv2" (no input norm, a norm after the projection instead).
+  bool biases = true;
+  bool rms_norm = false;
+  int64_t qkv_width = 0;
+  bool merger_v2 = false;
 };
 
 // Gemma 4 E2B/E4B's audio encoder (modeling_gemma4.py Gemma4AudioModel, a Conformer): a two-
@@ -118,6 +125,13 @@ struct ArchConfig {
   int64_t linear_conv_kernel = 0;
   bool lightning_attention = false;  // MiniMax-01/M1 linear layers (qkv, output gate, norm)
   bool kda = false;                  // Kimi Delta Attention linear layers (Kimi Linear)
+  // Kimi K3: every attention layer (KDA and MLA) gates its output with a full-rank projection
+  // g_proj [heads * head_dim, hidden] (KDA: in place of the low-rank g_a / g_b); each layer keeps
+  // attention-residual vectors (a norm and a [1, hidden] projection before attention and before
+  // the MLP, one pair after the last layer); the LatentMoE latent has its own norm.
+  bool full_rank_output_gate = false;
+  bool attention_residuals = false;
+  bool moe_latent_norm = false;
 
   // Mamba layers (Jamba: modeling_jamba.py JambaMambaMixer).
   int64_t mamba_d_inner = 0;

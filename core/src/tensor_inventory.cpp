@@ -18,6 +18,7 @@ class InventoryBuilder {
     if (arch_.ple_width > 0) add_per_layer_embeddings();
     for (int64_t i = 0; i < arch_.n_layers; ++i) add_layer(static_cast<int>(i), ModelPart::text);
     add("output_norm.weight", TensorRole::norm, -1, arch_.hidden, 1);
+    if (arch_.attention_residuals) add_attention_residual("output_attn_res", -1);
     if (!arch_.tied) add("output.weight", TensorRole::output, -1, arch_.hidden, arch_.vocab);
     if (arch_.dsv4) add_hc_head("", -1);
     add_mtp();
@@ -82,9 +83,16 @@ class InventoryBuilder {
         if (arch_.parallel_mamba) add_mamba2(blk, i);
         break;
     }
+    if (arch_.full_rank_output_gate && (kind == AttentionKind::mla || kind == AttentionKind::linear)) {
+      int64_t width = kind == AttentionKind::mla ? arch_.n_heads * arch_.v_head_dim
+                                                 : arch_.linear_v_heads * arch_.linear_v_head_dim;
+      add_linear(blk + "attn_gate", TensorRole::attn_q, i, arch_.hidden, width, false);
+    }
+    if (arch_.attention_residuals) add_attention_residual(blk + "attn_res", i);
     if (arch_.norms_per_layer == 4 || arch_.model_type == "olmo2") {
       add_norm(blk + "post_attention_norm", i, arch_.hidden);
     }
+    if (arch_.attention_residuals) add_attention_residual(blk + "ffn_res", i);
     bool has_ffn = arch_.layer_moe[index] || arch_.layer_intermediate[index] > 0;
     if (arch_.norms_per_layer >= 2 && arch_.model_type != "olmo2" && has_ffn) {
       add_norm(blk + "ffn_norm", i, arch_.hidden);
@@ -106,6 +114,12 @@ class InventoryBuilder {
       add_norm(blk + "post_norm", i, arch_.hidden);
       add(blk + "layer_output_scale.weight", TensorRole::norm, i, 1, 1);
     }
+  }
+
+  // Kimi K3's attention residuals: a norm and a [1, hidden] projection.
+  void add_attention_residual(const std::string& name, int layer) {
+    add_norm(name + "_norm", layer, arch_.hidden);
+    add(name + "_proj.weight", TensorRole::norm, layer, arch_.hidden, 1);
   }
 
   // Gemma 4 E2B / E4B per-layer embeddings (modeling_gemma4.py): a [ple_vocab x layers *
@@ -375,10 +389,13 @@ class InventoryBuilder {
     }
     add_linear(blk + "ssm_f_a", TensorRole::ssm_in, i, arch_.hidden, arch_.linear_k_head_dim, false);
     add_linear(blk + "ssm_f_b", TensorRole::ssm_in, i, arch_.linear_k_head_dim, width, false);
-    add_linear(blk + "ssm_g_a", TensorRole::ssm_in, i, arch_.hidden, arch_.linear_v_head_dim, false);
-    add_linear(blk + "ssm_g_b", TensorRole::ssm_in, i, arch_.linear_v_head_dim, width, false);
+    if (!arch_.full_rank_output_gate) {
+      add_linear(blk + "ssm_g_a", TensorRole::ssm_in, i, arch_.hidden, arch_.linear_v_head_dim, false);
+      add_linear(blk + "ssm_g_b", TensorRole::ssm_in, i, arch_.linear_v_head_dim, width, false);
+    }
     add_linear(blk + "ssm_beta", TensorRole::ssm_in, i, arch_.hidden, arch_.linear_k_heads, false);
-    add(blk + "ssm_a", TensorRole::ssm_small, i, arch_.linear_k_heads, 1);
+    // A_log: one per head (Kimi Linear); Kimi K3's checkpoint stores [head_dim] (128 for 96 heads).
+    add(blk + "ssm_a", TensorRole::ssm_small, i, arch_.full_rank_output_gate ? arch_.linear_k_head_dim : arch_.linear_k_heads, 1);
     add(blk + "ssm_dt.bias", TensorRole::ssm_small, i, width, 1);
     add(blk + "ssm_norm.weight", TensorRole::norm, i, arch_.linear_v_head_dim, 1);
     add_linear(blk + "attn_output", TensorRole::attn_output, i, width, arch_.hidden, false);
@@ -416,6 +433,7 @@ class InventoryBuilder {
     if (arch_.moe_latent > 0) {
       add_linear(blk + "ffn_latent_in", TensorRole::ffn_up, i, arch_.hidden, in, arch_.mlp_bias);
       add_linear(blk + "ffn_latent_out", TensorRole::ffn_down, i, in, arch_.hidden, arch_.mlp_bias);
+      if (arch_.moe_latent_norm) add_norm(blk + "ffn_latent_norm", i, in);
     }
     if (arch_.gated_mlp) {
       add_linear(blk + "ffn_gate_exps", TensorRole::ffn_gate_exps, i, in, width,
@@ -559,30 +577,30 @@ class InventoryBuilder {
     part_ = ModelPart::text;
   }
 
-  // Kimi K2.5's MoonViT and its patch merger (see read_moonvit).
+  // Kimi K2.5's and K3's MoonViT and patch merger (see read_moonvit).
   void add_moonvit(const VisionConfig& v) {
     int64_t d = v.hidden;
-    add("v.patch_embd.weight", TensorRole::vision, -1, 3 * v.patch_size * v.patch_size, d);
-    add("v.patch_embd.bias", TensorRole::vision, -1, d, 1);
+    auto norm = [&](const std::string& name, int64_t width, TensorRole role) {
+      add(name + ".weight", role, -1, width, 1);
+      if (!v.rms_norm) add(name + ".bias", role, -1, width, 1);
+    };
+    add_linear("v.patch_embd", TensorRole::vision, -1, 3 * v.patch_size * v.patch_size, d, v.biases);
     add("v.position_embd.weight", TensorRole::vision, -1, d, v.num_positions);
     for (int64_t l = 0; l < v.n_layers; ++l) {
       std::string blk = "v.blk." + std::to_string(l) + ".";
-      for (const char* norm : {"ln1", "ln2"}) {
-        add(blk + norm + ".weight", TensorRole::vision, -1, d, 1);
-        add(blk + norm + ".bias", TensorRole::vision, -1, d, 1);
-      }
-      add_linear(blk + "attn_qkv", TensorRole::vision, -1, d, 3 * d, true);
-      add_linear(blk + "attn_out", TensorRole::vision, -1, d, d, true);
-      add_linear(blk + "ffn_up", TensorRole::vision, -1, d, v.intermediate, true);
-      add_linear(blk + "ffn_down", TensorRole::vision, -1, v.intermediate, d, true);
+      norm(blk + "ln1", d, TensorRole::vision);
+      norm(blk + "ln2", d, TensorRole::vision);
+      add_linear(blk + "attn_qkv", TensorRole::vision, -1, d, 3 * v.qkv_width, v.biases);
+      add_linear(blk + "attn_out", TensorRole::vision, -1, v.qkv_width, d, v.biases);
+      add_linear(blk + "ffn_up", TensorRole::vision, -1, d, v.intermediate, v.biases);
+      add_linear(blk + "ffn_down", TensorRole::vision, -1, v.intermediate, d, v.biases);
     }
-    add("v.post_ln.weight", TensorRole::vision, -1, d, 1);
-    add("v.post_ln.bias", TensorRole::vision, -1, d, 1);
+    norm("v.post_ln", d, TensorRole::vision);
     part_ = ModelPart::projector;
-    add("mm.pre_norm.weight", TensorRole::projector, -1, d, 1);
-    add("mm.pre_norm.bias", TensorRole::projector, -1, d, 1);
-    add_linear("mm.1", TensorRole::projector, -1, v.adapter_in, v.adapter_in, true);
-    add_linear("mm.2", TensorRole::projector, -1, v.adapter_in, v.projector_out, true);
+    if (!v.merger_v2) norm("mm.pre_norm", d, TensorRole::projector);
+    add_linear("mm.1", TensorRole::projector, -1, v.adapter_in, v.adapter_in, v.biases);
+    add_linear("mm.2", TensorRole::projector, -1, v.adapter_in, v.projector_out, v.biases);
+    if (v.merger_v2) norm("mm.post_norm", v.projector_out, TensorRole::projector);
     part_ = ModelPart::text;
   }
 

@@ -89,7 +89,11 @@ TEST_CASE("Catalog models match their exact published totals", "[params][publish
     auto value = published->find("value");
     if (value == published->end() || !value->is_number_integer()) continue;
     // Packed FP4 experts make the Hub count stored elements, not parameters: see the cases below.
-    if (entry.record.value("family", "") == "gpt_oss" || entry.record.value("family", "") == "deepseek_v4") continue;
+    // So do totals whose record says how the checkpoint stores packed weights (stored_as).
+    if (entry.record.value("family", "") == "gpt_oss" || entry.record.value("family", "") == "deepseek_v4" ||
+        published->contains("stored_as")) {
+      continue;
+    }
     // A config whose unknown sizes were solved from the total cannot check it.
     if (published->value("reconstruction_fitted_to_total", false)) continue;
     INFO("model " << entry.id << " (" << published->value("source", "") << ")");
@@ -950,4 +954,39 @@ TEST_CASE("Qwen3.8-2.4T-A95B: a text-only qwen3_5_moe_text config is Qwen3.5's M
   auto m = catalog_model("qwen3.8-2.4t-a95b");
   CHECK(std::llround(static_cast<double>(m.params.total) / 1e8) == 24462);
   CHECK(std::llround(static_cast<double>(m.params.active) / 1e9) == 95);
+}
+
+TEST_CASE("Kimi K3: KDA and MLA with full-rank gates, LatentMoE, MXFP4 experts", "[params][families][kimi_k3]") {
+  // moonshotai/Kimi-K3 (text_config kimi_linear): hidden 7,168, 93 layers (69 KDA, 24 MLA by the
+  // 1-based lists), 96 heads of 128, layer 0 dense (33,792), then 896 routed experts of 3,072 in a
+  // 3,584-wide latent, top 16, and 2 shared experts of 3,072.
+  auto m = catalog_model("kimi-k3");
+  // Attention: every layer's full-rank gate and output, 2 x 12,288 x 7,168 = 176,160,768; KDA
+  // q, k, v 3 x 12,288 x 7,168 = 264,241,152; MLA q_a 1,536 x 7,168 + q_b 1,536 x 96 x 192 +
+  // kv_a 7,168 x 576 + kv_b 512 x 96 x 256 = 56,033,280 (its two norms are norms here).
+  CHECK(m.params.attention == 93LL * 176160768 + 69LL * 264241152 + 24LL * 56033280);
+  // KDA's recurrent parts: convolutions 3 x 4 x 12,288, f_a 7,168 x 128, f_b 128 x 12,288, b
+  // 7,168 x 96, A_log 128, dt bias 12,288 = 3,338,368 per layer (o_norm 128 is a norm).
+  CHECK(m.params.recurrent == 69LL * 3338368);
+  // LatentMoE per layer: routed 896 x 3 x 3,072 x 3,584, the latent in and out 2 x 7,168 x 3,584,
+  // router 896 x 7,168 + 896 score biases, shared 3 x 7,168 x 6,144.
+  CHECK(m.params.experts_routed == 92LL * 896 * 3 * 3072 * 3584);
+  CHECK(m.params.router == 92LL * (896 * 7168 + 896));
+  CHECK(m.params.experts_shared == 92LL * 3 * 7168 * 6144);
+  CHECK(m.params.mlp_dense == 3LL * 33792 * 7168 + 92LL * 2 * 7168 * 3584);
+  // Its MoonViT (1,024 wide, 27 blocks, qkv 1,536, no biases, RMSNorm): patch 1,024 x 588 +
+  // positions 64 x 64 x 1,024 + 27 x (2 x 1,024 + 4,608 x 1,024 + 1,536 x 1,024 + 2 x 4,096 x
+  // 1,024) + 1,024 = 401,214,464; patchmergerv2 4,096^2 + 4,096 x 7,168 + 7,168 = 46,144,512.
+  CHECK(m.params.vision == 602112LL + 4194304 + 27LL * 14682112 + 1024);
+  CHECK(m.params.projector == 4096LL * 4096 + 4096LL * 7168 + 7168);
+  // The Hub counts the routed experts as MXFP4 packed two per U8 with one U8 scale per 32.
+  const auto* entry = llmcalc::Catalog::instance().find_model("kimi-k3");
+  int64_t routed = m.params.experts_routed;
+  CHECK(m.params.total - routed / 2 + routed / 32 ==
+        entry->record.at("published_total_params").at("value").get<int64_t>());
+  // Per sequence, its KDA state is 69 x 96 x 128 x 128 f32 plus the convolutions' (4 - 1) x 3 x
+  // 12,288, whatever the context; the MLA layers cache 24 x 576 x 2 B per token.
+  auto r = llmcalc_test::estimate({{"model", "kimi-k3"}, {"context_tokens", 8192}, {"kv_unified", false}});
+  CHECK(r["result"]["memory"]["kv_cache"]["state_bytes"] == 69LL * (96 * 128 * 128 + 3 * 3 * 12288) * 4);
+  CHECK(r["result"]["memory"]["kv_cache"]["latent_bytes"] == 24LL * 576 * 2 * 8192);
 }
