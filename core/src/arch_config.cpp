@@ -356,8 +356,11 @@ void read_moe(const nlohmann::json& text, JsonReader& reader, ArchConfig& arch) 
   arch.expert_bias = type == "gpt_oss";
   // Aux-loss-free routing keeps a per-expert score bias (e_score_correction_bias /
   // moe_statics / expert_bias).
-  arch.expert_score_bias = is_one_of(type, {"deepseek_v3", "kimi_k2", "glm4_moe", "glm4_moe_lite",
-                                             "bailing_moe", "minimax_m2", "kimi_linear"}) ||
+  // DeepSeek V3's gate keeps it only for topk_method noaux_tc (modeling_deepseek_v3.py MoEGate);
+  // a plain softmax top-k ("greedy", Mistral Large 3's gate) has none.
+  bool plain_topk = reader.string("topk_method", 32, std::string("noaux_tc")).value_or("noaux_tc") == "greedy";
+  arch.expert_score_bias = (is_one_of(type, {"deepseek_v3", "kimi_k2", "glm4_moe", "glm4_moe_lite",
+                                              "bailing_moe", "minimax_m2", "kimi_linear"}) && !plain_topk) ||
                            (type == "ernie4_5_moe" && reader.boolean("moe_use_aux_free", false).value_or(false));
 
   // Which layers are MoE. DeepSeek / GLM-4.5 (modeling_deepseek_v3.py): i >= first_k_dense_replace

@@ -12,6 +12,7 @@
 
 #include "llmcalc/catalog.h"
 #include "llmcalc/weights.h"
+#include "mistral_params.h"
 
 namespace llmcalc {
 namespace {
@@ -274,6 +275,11 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
   // vLLM (V1): max_model_len per request ("auto" fits it to memory), the defaults of v0.31 left out.
   {
     Flags flags = {{"--max-model-len", s.context_auto ? "auto" : ctx}};
+    // A repository in Mistral's own format (params.json, consolidated safetensors): vLLM reads it
+    // with its mistral tokenizer, config and loader (the model cards' vllm serve line).
+    if (entry && config_from_mistral_params(entry->config())) {
+      for (const char* flag : {"--tokenizer-mode", "--config-format", "--load-format"}) flags.push_back({flag, "mistral"});
+    }
     if (std::fabs(e.gpu_memory_utilization - 0.92) > 1e-9) {
       flags.push_back({"--gpu-memory-utilization", number(e.gpu_memory_utilization)});
     }

@@ -1,13 +1,15 @@
-// build_model: config.json -> ModelSpec, and the JSON views of a model.
+// build_model: config.json (or Mistral's params.json) -> ModelSpec, and the JSON views of a model.
 #include "llmcalc/model.h"
 
 #include "arch_config.h"
+#include "mistral_params.h"
 
 namespace llmcalc {
 
 std::optional<ModelSpec> build_model(const nlohmann::json& config, const std::string& path,
                                      Issues& issues) {
-  std::optional<ArchConfig> arch = read_arch_config(config, path, issues);
+  std::optional<nlohmann::json> from_params = config_from_mistral_params(config);
+  std::optional<ArchConfig> arch = read_arch_config(from_params ? *from_params : config, path, issues);
   if (!arch) return std::nullopt;
   ModelSpec model;
   model.model_type = arch->model_type;

@@ -990,3 +990,28 @@ TEST_CASE("Kimi K3: KDA and MLA with full-rank gates, LatentMoE, MXFP4 experts",
   CHECK(r["result"]["memory"]["kv_cache"]["state_bytes"] == 69LL * (96 * 128 * 128 + 3 * 3 * 12288) * 4);
   CHECK(r["result"]["memory"]["kv_cache"]["latent_bytes"] == 24LL * 576 * 2 * 8192);
 }
+
+TEST_CASE("Mistral Large 3 from its params.json: DeepSeek V3's layout with a plain gate", "[params][families][mistral_params]") {
+  // mistralai/Mistral-Large-3-675B-Instruct-2512 ships params.json (dim 7,168, 61 layers, 128
+  // heads, MLA q_lora 1,536 / kv_lora 512 / nope 128 / rope 64 / v 128, hidden_dim 16,384 on the
+  // first 3 layers, then 128 experts of 4,096, top 4, 1 shared; vocabulary 131,072, untied).
+  auto m = catalog_model("mistral-large-3");
+  // MLA per layer: q_a 7,168 x 1,536 + q_b 1,536 x 128 x 192 + kv_a 7,168 x 576 + kv_b 512 x 128 x
+  // 256 + o 128 x 128 x 7,168 = 187,105,280.
+  CHECK(m.params.attention == 61LL * 187105280);
+  CHECK(m.params.mlp_dense == 3LL * 3 * 7168 * 16384);
+  CHECK(m.params.experts_routed == 58LL * 128 * 3 * 7168 * 4096);
+  CHECK(m.params.experts_shared == 58LL * 3 * 7168 * 4096);
+  // A plain gate: 128 x 7,168 per MoE layer and no score-correction bias.
+  CHECK(m.params.router == 58LL * 128 * 7168);
+  CHECK(m.params.embedding == 131072LL * 7168);
+  CHECK(m.params.output_head == 131072LL * 7168);
+  // vLLM loads Mistral's format with its own tokenizer, config and loader.
+  auto r = llmcalc_test::estimate({{"model", "mistral-large-3"}, {"weights", "FP8"}, {"hardware", "h200-sxm"}, {"devices", 8}});
+  CHECK(r["result"]["commands"]["vllm"]["flags"]["--config-format"] == "mistral");
+  CHECK(r["result"]["commands"]["vllm"]["flags"]["--load-format"] == "mistral");
+  // A params.json dropped in the page reads the same way.
+  auto custom = llmcalc_test::estimate({{"model", llmcalc::Catalog::instance().find_model("mistral-large-3")->config()}});
+  REQUIRE(custom["ok"] == true);
+  CHECK(custom["result"]["params"]["total"] == m.params.total);
+}

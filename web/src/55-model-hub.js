@@ -207,16 +207,17 @@
           choices: choices,
         }));
       }
-      const config = files.find((f) => f.path === 'config.json');
+      // Mistral's own repositories describe the model in params.json (the core reads both).
+      const config = files.find((f) => f.path === 'config.json') || files.find((f) => f.path === 'params.json');
       if (!config) throw hubError('hub_no_model', repo, '');
-      progress('Reading config.json of ' + repo);
+      progress('Reading ' + config.path + ' of ' + repo);
       return readText(repo, config).then((text) => {
         const custom = LlmCalc.modelReaders.readJson(core, text, repo);
         if (!custom.model) throw hubError('hub_bad_config', repo, config.path);
         return readSafetensorsRepo(core, repo, files, progress).then((stored) => ({
           custom: Object.assign(custom, {
             label: repo,
-            summary: 'config.json of ' + repo + (stored
+            summary: config.path + ' of ' + repo + (stored
               ? '; safetensors: ' + stored.params + ' parameters, ' + stored.bytes + ' bytes in ' + stored.shards + ' files'
               : ''),
           }),
