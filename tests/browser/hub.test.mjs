@@ -86,8 +86,12 @@ const hubStatus = (page) => page.locator('llm-calc #hub-status').textContent();
 async function fetchRepo(page, text, expected) {
   await page.locator('llm-calc #f-hub').fill(text);
   await page.locator('llm-calc #hub-fetch').click();
-  await page.waitForFunction((wanted) => document.querySelector('llm-calc').shadowRoot
-    .querySelector('#hub-status').textContent.includes(wanted), expected);
+  // Done when the button is enabled again (progress lines such as "Reading config.json of ..."
+  // can contain the expected words before the read has finished).
+  await page.waitForFunction((wanted) => {
+    const root = document.querySelector('llm-calc').shadowRoot;
+    return !root.querySelector('#hub-fetch').disabled && root.querySelector('#hub-status').textContent.includes(wanted);
+  }, expected);
   // The estimate follows in the same task as the status; one more frame for the render.
   await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => done())));
 }
@@ -144,8 +148,10 @@ test('a split GGUF repository: both headers read through the storage redirect; t
   assert.match(await hubStatus(reopened.page), /press Fetch/);
   assert.equal(hub.seen.length, before);
   await reopened.page.locator('llm-calc #hub-fetch').click();
-  await reopened.page.waitForFunction(() => document.querySelector('llm-calc').shadowRoot
-    .querySelector('#hub-status').textContent.includes('2 splits'));
+  await reopened.page.waitForFunction(() => {
+    const root = document.querySelector('llm-calc').shadowRoot;
+    return !root.querySelector('#hub-fetch').disabled && root.querySelector('#hub-status').textContent.includes('2 splits');
+  });
   await reopened.page.evaluate(() => new Promise((done) => requestAnimationFrame(() => done())));
   assert.deepEqual(await figures(reopened.page), expected);
   assert.deepEqual(reopened.errors, []);
