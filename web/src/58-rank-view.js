@@ -35,10 +35,11 @@
           cellClass: (r) => 'verdict-cell ' + r.verdict,
           cell: (r) => t(r.verdict) + (r.verdict === 'offload' && r.fit
             ? ' · ' + r.fit.host_expert_layers + ' ' + t('expert_layers_in_ram') : '') },
-        { key: 'decode', label: t('decode'), value: (r) => r.decode.tokens_per_s,
-          cell: (r) => f.speed(r.decode.tokens_per_s) + ' (' + f.speed(r.decode.low) + '–' + f.speed(r.decode.high) + ')' },
+        { key: 'decode', label: t('decode'), value: (r) => (r.verdict === 'oom' ? -1 : r.decode.tokens_per_s),
+          cell: (r) => (r.verdict === 'oom' ? '— (' + t('does_not_run') + ')'
+            : f.speed(r.decode.tokens_per_s) + ' (' + f.speed(r.decode.low) + '–' + f.speed(r.decode.high) + ')') },
         { key: 'prefill', label: t('prefill'), value: (r) => r.prefill.tokens_per_s, cell: (r) => f.speed(r.prefill.tokens_per_s) },
-        { key: 'context', label: t('max_context'), value: (r) => r.max_context_tokens, cell: (r) => f.integer(r.max_context_tokens) },
+        { key: 'context', label: t('max_context_short'), value: (r) => r.max_context_tokens, cell: (r) => f.integer(r.max_context_tokens) },
         { key: 'params', label: t('params_total'), value: (r) => r.params_total,
           cell: (r) => f.params(r.params_total) + (r.moe ? ' / ' + f.params(r.params_active) : '') },
       ],

@@ -483,6 +483,7 @@
       const used = m.weights_bytes + m.kv_cache_bytes + m.overhead_bytes;
       const scale = Math.max(used, m.usable_bytes, 1);
 
+      const runs = m.verdict !== 'oom';  // no speed is shown for a setup that cannot start
       ui.verdict.textContent = t(m.verdict) + ' · ' + LlmCalc.i18n.sentence(this.lang, 'utilization',
         { percent: f.number(100 * m.utilization, 0) });
       // Short answers to the usual questions, written from the numbers above.
@@ -494,8 +495,12 @@
           context: f.integer(this.state.ctx), verdict: t(m.verdict).toLowerCase(), free: f.gib(Math.abs(m.headroom_bytes)),
           short: m.headroom_bytes < 0 }),
         LlmCalc.i18n.sentence(this.lang, 'context', { max: f.integer(m.max_context_tokens), native: f.integer(r.model.max_context_tokens) }),
-        LlmCalc.i18n.sentence(this.lang, 'speed', { decode: f.speed(r.decode.tokens_per_s), low: f.speed(r.decode.low),
-          high: f.speed(r.decode.high), ttft: f.seconds(r.prefill.ttft_s), prompt: f.integer(this.state.prompt) }),
+        // Speeds only for a setup that runs; the time to first token only where the device has a
+        // compute figure.
+        !runs ? t('no_speed')
+          : LlmCalc.i18n.sentence(this.lang, r.prefill.ttft_s > 0 ? 'speed' : 'speed_no_ttft', {
+            decode: f.speed(r.decode.tokens_per_s), low: f.speed(r.decode.low), high: f.speed(r.decode.high),
+            ttft: f.seconds(r.prefill.ttft_s), prompt: f.integer(this.state.prompt) }),
       ].forEach((text) => ui.answers.appendChild(LlmCalc.dom.el('li', { text: text })));
       ui.verdict.className = 'verdict ' + m.verdict;
       LlmCalc.dom.clear(ui.bar);
@@ -522,14 +527,18 @@
       const release = r.engine || {};
       ui.engineRelease.textContent = release.version ? ' ' + t('engine_release') + ' ' + release.version +
         (release.date ? ' (' + release.date + ')' : '') + (release.runs ? ' · ' + release.runs : '') : '';
+      const notRunning = '— (' + t('does_not_run') + ')';
+      const prefillKnown = r.prefill.tokens_per_s > 0;
       fillList(ui.speed, [
-        [t('decode'), f.speed(r.decode.tokens_per_s) + ' ' + t('tokens_per_s') + ' (' + t('band') + ' ' +
-          f.speed(r.decode.low) + '–' + f.speed(r.decode.high) + ') · ' +
+        [t('decode'), !runs ? notRunning : f.speed(r.decode.tokens_per_s) + ' ' + t('tokens_per_s') + ' (' +
+          t('band') + ' ' + f.speed(r.decode.low) + '–' + f.speed(r.decode.high) + ') · ' +
           (r.decode.bound === 'compute' ? t('compute_bound') : t('memory_bound')), 'decode'],
-        [t('prefill'), f.speed(r.prefill.tokens_per_s) + ' ' + t('tokens_per_s'), 'prefill'],
-        [t('ttft'), r.prefill.ttft_s > 0 ? f.seconds(r.prefill.ttft_s) + ' ' + t('seconds') : '— (' + t('no_compute') + ')', 'ttft'],
+        [t('prefill'), !runs ? notRunning : prefillKnown ? f.speed(r.prefill.tokens_per_s) + ' ' + t('tokens_per_s')
+          : '— (' + t('no_compute') + ')', 'prefill'],
+        [t('ttft'), !runs ? notRunning : r.prefill.ttft_s > 0 ? f.seconds(r.prefill.ttft_s) + ' ' + t('seconds')
+          : '— (' + t('no_compute') + ')', 'ttft'],
       ]);
-      this.stream.update(r.decode.tokens_per_s, r.prefill.ttft_s);
+      this.stream.update(runs ? r.decode.tokens_per_s : 0, r.prefill.ttft_s);
       const card = r.model;
       const first = card.layer_groups.find((g) => g.q_heads > 0) || {};
       const p = r.params;
