@@ -414,3 +414,29 @@ test('a setup that does not fit shows no speed, in English and Spanish', async (
     await context.close();
   }
 });
+
+test('share links typed by hand: no version, any case; a broken one names its settings; Back restores the language', async () => {
+  const typed = await openCalculator(suite.browser, `${suite.base}/index.html#lang=es&model=Qwen3-8B&weights=q8_0`);
+  assert.equal(await typed.page.locator('llm-calc h1').textContent(), 'Calculadora de inferencia de LLM');
+  assert.equal(await typed.page.locator('llm-calc #f-model').inputValue(), 'qwen3-8b');
+  assert.equal(await typed.page.locator('llm-calc #f-weights').inputValue(), 'Q8_0');
+  assert.equal(await typed.page.locator('llm-calc .notice').first().isHidden(), true);
+  assert.deepEqual(typed.errors, []);
+  await typed.context.close();
+
+  const broken = await openCalculator(suite.browser, `${suite.base}/index.html#v=1&ctx=abc&hw=no-such-card`);
+  const notice = await broken.page.locator('llm-calc .notice').first().textContent();
+  assert.match(notice, /not valid \(.*Context length \(tokens\).*\)/);
+  assert.match(notice, /Device/);
+  assert.deepEqual(broken.errors, []);
+  await broken.context.close();
+
+  const back = await openCalculator(suite.browser, `${suite.base}/index.html#v=1`);
+  await back.page.locator('llm-calc #f-lang').selectOption('es');
+  await back.page.waitForFunction(() => document.querySelector('llm-calc').shadowRoot.querySelector('h1').textContent.startsWith('Calculadora'));
+  await back.page.goBack();
+  await back.page.waitForFunction(() => document.querySelector('llm-calc').shadowRoot.querySelector('h1').textContent.startsWith('LLM'));
+  assert.equal(await back.page.locator('llm-calc #f-lang').inputValue(), 'en');
+  assert.deepEqual(back.errors, []);
+  await back.context.close();
+});

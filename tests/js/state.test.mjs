@@ -90,5 +90,23 @@ test('a Hub repository and file survive the link; anything else is refused', () 
   for (const bad of ['#v=1&hf=a/b/c', '#v=1&hf=.a/b', '#v=1&hf=a/b&hf_file=../x.gguf', '#v=1&hf=a/b&hf_file=/x.gguf']) {
     const decoded = S.decodeHash(bad);
     assert.equal(decoded.notice, 'link_broken', bad);
+    assert.ok(decoded.rejected.includes(bad.includes('hf_file') ? 'hf_file' : 'hf'), bad);
   }
+});
+
+test('hand-typed links: no version means this one, ids in any case, and the refused keys are named', () => {
+  const typed = S.decodeHash('#lang=es&model=Qwen3-8B&hw=RTX-4090&engine=vLLM');
+  assert.equal(typed.notice, null);
+  assert.equal(typed.state.lang, 'es');
+  assert.equal(typed.state.model, 'qwen3-8b');
+  assert.equal(typed.state.hw, 'rtx-4090');
+  assert.equal(typed.state.engine, 'vllm');
+  // Another version is not read; its settings stay at their defaults.
+  const other = S.decodeHash('#v=2&model=qwen3-8b');
+  assert.equal(other.notice, 'link_version');
+  assert.equal(other.state.model, S.DEFAULTS.model);
+  const broken = S.decodeHash('#v=1&ctx=abc&model=qwen3-8b&batch=-2');
+  assert.equal(broken.notice, 'link_broken');
+  assert.deepEqual([...broken.rejected].sort(), ['batch', 'ctx']);
+  assert.equal(broken.state.model, 'qwen3-8b');
 });

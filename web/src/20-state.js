@@ -39,6 +39,7 @@
     .concat(ASSUMPTION_KEYS);
   const ZERO_ALLOWED = ['ngl', 'cmoe', 'kwh_cents'].concat(ASSUMPTION_KEYS);
   const KEYS = Object.keys(DEFAULTS);
+  const LOWER_CASE_KEYS = ['model', 'hw', 'kv', 'engine', 'lang'];
   // Text keys with their own shape (the rest: up to 80 of [A-Za-z0-9._:-]).
   const TEXT_PATTERNS = {
     hf: /^[A-Za-z0-9][A-Za-z0-9._-]{0,95}\/[A-Za-z0-9][A-Za-z0-9._-]{0,95}$/,
@@ -54,7 +55,9 @@
       return value.length <= 256 && TEXT_PATTERNS[key].test(value) && value.split('/').indexOf('..') < 0
         ? value : undefined;
     }
-    const text = String(raw).slice(0, 80);
+    let text = String(raw).slice(0, 80);
+    // Catalog ids, KV types and engines are lower case: a hand-typed "Qwen3-8B" means qwen3-8b.
+    if (LOWER_CASE_KEYS.indexOf(key) >= 0) text = text.toLowerCase();
     if (INTEGER_KEYS.indexOf(key) >= 0) {
       if (!/^\d{1,8}$/.test(text)) return undefined;
       const value = parseInt(text, 10);
@@ -64,27 +67,28 @@
     return text;
   }
 
-  // Parses a location hash. Returns { state, notice } where notice names rejected input.
+  // Parses a location hash. Returns { state, notice, rejected }: notice names what was wrong,
+  // rejected the keys whose values were refused. A hash without v (typed by hand, #lang=es) is
+  // read as the current version; another version is not read at all.
   function decodeHash(hash) {
     const state = Object.assign({}, DEFAULTS);
     const text = (hash || '').replace(/^#/, '');
-    if (!text) return { state: state, notice: null };
+    if (!text) return { state: state, notice: null, rejected: [] };
     const params = new URLSearchParams(text);
-    const version = params.get('v');
-    if (version !== STATE_VERSION) {
-      return { state: state, notice: 'link_version' };
+    if (params.has('v') && params.get('v') !== STATE_VERSION) {
+      return { state: state, notice: 'link_version', rejected: [] };
     }
-    let rejected = false;
+    const rejected = [];
     KEYS.forEach(function (key) {
       if (!params.has(key)) return;
       const value = coerce(key, params.get(key));
       if (value === undefined) {
-        rejected = true;
+        rejected.push(key);
       } else {
         state[key] = value;
       }
     });
-    return { state: state, notice: rejected ? 'link_broken' : null };
+    return { state: state, notice: rejected.length ? 'link_broken' : null, rejected: rejected };
   }
 
   function encodeHash(state) {

@@ -36,6 +36,7 @@
         const decoded = S.decodeHash(window.location.hash);
         this.state = Object.assign(this.state, this.attributeState(), decoded.state);
         this.notice = decoded.notice;
+        this.noticeKeys = decoded.rejected;
         window.addEventListener('hashchange', function () { self.onHashChange(); });
       }
       this.shadowRoot.appendChild(el('p', { class: 'loading', text: 'Loading…' }));
@@ -74,6 +75,9 @@
       const decoded = S.decodeHash(window.location.hash);
       this.state = decoded.state;
       this.notice = decoded.notice;
+      this.noticeKeys = decoded.rejected;
+      // Back / Forward across a language change: the page is rebuilt in the link's language.
+      if (this.built && LlmCalc.i18n.pickLanguage(this.state.lang) !== this.lang) this.build();
       this.schedule();
     }
 
@@ -388,10 +392,13 @@
     showWeightFormats() {
       const entry = !this.custom && this.core.catalog.models.find((m) => m.id === this.state.model);
       const published = (entry && entry.published_formats) || [];
+      const formats = this.core.catalog.weight_formats.concat(published);
+      // A hand-typed link may spell a format in another case (q8_0 for Q8_0).
+      const spelled = formats.find((format) => format.toLowerCase() === String(this.state.weights).toLowerCase());
+      if (spelled) this.state.weights = spelled;
       const key = published.join(',');
       if (this.weightFormatsKey === key) return;
       this.weightFormatsKey = key;
-      const formats = this.core.catalog.weight_formats.concat(published);
       LlmCalc.dom.clear(this.ui.weights);
       formats.forEach((format) => this.ui.weights.appendChild(option(format, format)));
       // A published format of the previous model that this one does not have.
@@ -431,6 +438,7 @@
           const key = S.keyForPath(issue.path);
           if (issue.severity === 'error' && key && this.state[key] !== S.DEFAULTS[key]) {
             this.state[key] = S.DEFAULTS[key];
+            this.noticeKeys = (this.noticeKeys || []).concat([key]);
             reset = true;
           }
         });
@@ -447,12 +455,17 @@
       const t = this.t.bind(this);
       const f = LlmCalc.i18n.formatter(this.lang);
       const ui = this.ui;
+      this.showWeightFormats();  // first: it settles the format's spelling the estimate uses
       const envelope = this.estimate();
-      ui.notice.textContent = this.notice ? t(this.notice) : '';
+      // The notice names the settings a broken link had wrong, by their labels.
+      const keys = (this.noticeKeys || []).filter((key, i, all) => all.indexOf(key) === i);
+      ui.notice.textContent = !this.notice ? ''
+        : this.notice === 'link_broken' && keys.length
+          ? t('link_broken_keys').replace('{keys}', keys.map((key) => t(key)).join(', '))
+          : t(this.notice);
       ui.notice.hidden = !this.notice;
 
       // Control values.
-      this.showWeightFormats();
       ['model', 'weights', 'kv', 'engine', 'hw'].forEach((key) => { ui[key].value = String(this.state[key]); });
       ['prompt', 'batch', 'n', 'ngl', 'cmoe', 'kwh_cents', 'hours', 'tokens_day', 'conc']
         .forEach((key) => { ui[key].value = String(this.state[key]); });
