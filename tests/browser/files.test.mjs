@@ -83,3 +83,29 @@ test('the splits of one GGUF model are read together and their tensor bytes summ
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('a loaded model is named in the menu; its link says it cannot carry the file; no clipboard is said', async () => {
+  const { context, page, errors } = await openCalculator(suite.browser, `${suite.base}/index.html`);
+  await page.locator('llm-calc #f-file').setInputFiles({
+    name: 'tiny.gguf', mimeType: 'application/octet-stream', buffer: tinyGguf('Tiny Llama Test'),
+  });
+  await page.waitForFunction(() => document.querySelector('llm-calc').shadowRoot
+    .querySelector('#file-status').textContent.includes('273024 bytes'));
+  // The menu names the GGUF's own general.name while it is the model estimated.
+  await page.waitForFunction(() => {
+    const select = document.querySelector('llm-calc').shadowRoot.querySelector('#f-model');
+    return select.options[select.selectedIndex].textContent === 'My model: Tiny Llama Test';
+  });
+  // This page is served over http on 127.0.0.1, where Chromium grants no clipboard without a
+  // permission: the page says so and shows the link instead of claiming it copied.
+  await page.locator('llm-calc button.copy').first().click();
+  const status = page.locator('llm-calc header .status');
+  await page.waitForFunction(() => document.querySelector('llm-calc').shadowRoot.querySelector('header .status').textContent !== '');
+  const said = await status.textContent();
+  assert.match(said, /cannot carry your file|copy it by hand: http:\/\/127\.0\.0\.1/);
+  // Picking a catalog model puts the menu back.
+  await page.locator('llm-calc #f-model').selectOption('qwen3-8b');
+  assert.equal(await page.locator('llm-calc #f-model option:checked').textContent(), 'Qwen3 8B');
+  assert.deepEqual(errors, []);
+  await context.close();
+});

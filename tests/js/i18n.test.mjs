@@ -14,7 +14,8 @@ function keysOf(name, lang) {
   const open = source.indexOf(`\n    ${lang}: {`, start);
   const close = source.indexOf('\n    },', open);
   assert.ok(start >= 0 && open > start && close > open, `${name}.${lang} found`);
-  return [...source.slice(open, close).matchAll(/(?:^|[\s,{])([a-z_0-9]+):\s*(?:['`(]|\(v\))/gm)].map((m) => m[1]);
+  // A key starts a line or follows ", " (words ending in a colon inside a string do neither).
+  return [...source.slice(open, close).matchAll(/(?:^\s+|, )([a-z_0-9]+): (?:['`(])/gm)].map((m) => m[1]);
 }
 
 for (const name of ['STRINGS', 'SENTENCES']) {

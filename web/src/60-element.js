@@ -7,6 +7,17 @@
   const option = LlmCalc.dom.option;
   const S = LlmCalc.state;
 
+  // Copies text and says so; where the clipboard is unavailable (plain http off localhost) or
+  // refuses, says that instead and shows the text to copy by hand.
+  function copyText(text, status, copied, unavailable) {
+    const failed = () => { status.textContent = unavailable + ' ' + text; };
+    if (navigator.clipboard && navigator.clipboard.writeText) {
+      navigator.clipboard.writeText(text).then(() => { status.textContent = copied; }, failed);
+    } else {
+      failed();
+    }
+  }
+
   class LlmCalcElement extends HTMLElement {
     static get observedAttributes() {
       return S.KEYS;
@@ -162,6 +173,11 @@
         const m = models.find((x) => x.id === id);
         return m ? m.name : id;
       });
+      // A model read from a file or the Hub is named in the menu while it is the one estimated.
+      ui.customModel = option('', '');
+      ui.customModel.hidden = true;
+      ui.customModel.disabled = true;  // shown and selected by the page, not picked
+      modelSelect.insertBefore(ui.customModel, modelSelect.firstChild);
       const search = el('input', { id: 'f-search', type: 'search', placeholder: t('search_models'),
                                    'aria-label': t('search_models') });
       search.addEventListener('input', () => {
@@ -201,12 +217,9 @@
       const copy = el('button', { type: 'button', class: 'copy', text: t('copy_link') });
       copy.addEventListener('click', () => {
         const url = window.location.href.split('#')[0] + S.encodeHash(this.state);
-        const done = () => { ui.status.textContent = t('copied'); };
-        if (navigator.clipboard && navigator.clipboard.writeText) {
-          navigator.clipboard.writeText(url).then(done, done);
-        } else {
-          done();
-        }
+        // A model read from a file cannot travel in a link (a Hub model can: hf, hf_file).
+        const fileOnly = this.custom && !this.custom.hf_repo;
+        copyText(url, ui.status, fileOnly ? t('copied_without_file') : t('copied'), t('copy_unavailable'));
       });
 
       ui.notice = el('p', { class: 'notice', role: 'status' });
@@ -467,6 +480,11 @@
 
       // Control values.
       ['model', 'weights', 'kv', 'engine', 'hw'].forEach((key) => { ui[key].value = String(this.state[key]); });
+      ui.customModel.hidden = !this.custom;
+      if (this.custom) {
+        ui.customModel.textContent = t('my_model_option') + ': ' + (this.custom.label || '');
+        ui.model.value = '';
+      }
       ['prompt', 'batch', 'n', 'ngl', 'cmoe', 'kwh_cents', 'hours', 'tokens_day', 'conc']
         .forEach((key) => { ui[key].value = String(this.state[key]); });
       const maxCtx = (envelope.ok && envelope.result.model.max_context_tokens) || 131072;
@@ -612,14 +630,7 @@
         const text = entry.command + (entry.modelfile ? '\n\n# Modelfile\n' + entry.modelfile : '');
         const copy = LlmCalc.dom.el('button', { type: 'button', class: 'copy', text: t('copy'),
                                                 'aria-label': t('copy') + ' ' + engine });
-        copy.addEventListener('click', () => {
-          const done = () => { ui.status.textContent = t('copied_command'); };
-          if (navigator.clipboard && navigator.clipboard.writeText) {
-            navigator.clipboard.writeText(text).then(done, done);
-          } else {
-            done();
-          }
-        });
+        copy.addEventListener('click', () => copyText(text, ui.status, t('copied_command'), t('copy_unavailable')));
         ui.commands.appendChild(LlmCalc.dom.el('div', { class: 'command', 'data-engine': engine },
           LlmCalc.dom.el('div', { class: 'row' }, LlmCalc.dom.el('strong', { text: engine }), copy),
           LlmCalc.dom.el('pre', { text: text }),
