@@ -440,3 +440,29 @@ test('share links typed by hand: no version, any case; a broken one names its se
   assert.deepEqual(back.errors, []);
   await back.context.close();
 });
+
+test('number boxes refuse what they cannot take, with a message; the context takes an exact value', async () => {
+  const { context, page, errors } = await openCalculator(suite.browser, `${suite.base}/index.html#v=1`);
+  const before = await figure(page, 'kv');
+  for (const [id, value, message] of [['batch', '5000', /from 1 to 1,024/], ['prompt', '-3', /whole number/],
+    ['prompt', '1.5', /whole number/], ['n', '0', /from 1 to 1,024/]]) {
+    await page.locator(`llm-calc #f-${id}`).fill(value);
+    await page.locator(`llm-calc #f-${id}`).dispatchEvent('change');
+    assert.match(await page.locator(`llm-calc #f-${id}-error`).textContent(), message, `${id}=${value}`);
+    assert.equal(await page.locator(`llm-calc #f-${id}`).getAttribute('aria-invalid'), 'true');
+    assert.equal(await figure(page, 'kv'), before, 'the figures keep the last accepted value');
+  }
+  // An exact context between the slider's stops: 20,000 tokens.
+  await page.locator('llm-calc #f-ctx_exact').fill('20000');
+  await page.locator('llm-calc #f-ctx_exact').dispatchEvent('change');
+  await page.waitForFunction(() => location.hash.includes('ctx=20000'));
+  assert.match(await page.locator('llm-calc #ctx-value').textContent(), /^20,000 tokens/);
+  assert.equal(await page.locator('llm-calc #f-batch-error').isHidden(), true, 'an accepted change clears the messages');
+  // A prompt longer than the context is not taken silently.
+  await page.locator('llm-calc #f-prompt').fill('30000');
+  await page.locator('llm-calc #f-prompt').dispatchEvent('change');
+  await page.waitForFunction(() => document.querySelector('llm-calc').shadowRoot
+    .querySelector('[data-testid="warnings"]').textContent.includes('longer than the context'));
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -125,7 +125,7 @@
       weights: state.weights,
       kv_cache: state.kv,
       context_tokens: state.ctx,
-      prompt_tokens: Math.min(state.prompt, state.ctx),
+      prompt_tokens: state.prompt,  // longer than the context: the core says so and cuts it
       batch: state.batch,
       engine: state.engine,
       hardware: state.hw,

@@ -146,6 +146,7 @@
       const t = this.t.bind(this);
       const catalog = this.core.catalog;
       const ui = (this.ui = {});
+      const f0 = LlmCalc.i18n.formatter(this.lang);
 
       const select = (key, values, labelOf) => {
         const node = el('select', { id: 'f-' + key, 'data-key': key });
@@ -154,15 +155,32 @@
         ui[key] = node;
         return node;
       };
-      const numberInput = (key, min, max) => {
+      // A whole-number box: a value outside [min, max] (or not whole) is refused with a message
+      // beside it, and the figures stay on the last accepted value.
+      const numberInput = (key, min, max, stateKey) => {
+        const error = el('span', { class: 'field-error', id: 'f-' + key + '-error', role: 'alert' });
+        error.hidden = true;
         const node = el('input', { id: 'f-' + key, type: 'number', min: min, max: max, step: 1,
-                                    inputmode: 'numeric', 'data-key': key });
+                                    inputmode: 'numeric', 'data-key': stateKey || key,
+                                    'aria-describedby': 'f-' + key + '-error' });
         node.addEventListener('change', () => {
-          const value = S.coerce(key, node.value);
-          if (value !== undefined && value <= max) this.set(key, value, true);
+          const value = S.coerce(stateKey || key, node.value);
+          const valid = value !== undefined && value >= min && value <= max;
+          error.hidden = valid;
+          error.textContent = valid ? '' : t('invalid_whole_number').replace('{min}', f0.integer(min)).replace('{max}', f0.integer(max));
+          if (valid) {
+            node.removeAttribute('aria-invalid');
+            this.set(stateKey || key, value, true);
+          } else {
+            node.setAttribute('aria-invalid', 'true');
+          }
         });
         ui[key] = node;
-        return node;
+        ui[key + 'Error'] = error;
+        const both = document.createDocumentFragment();
+        both.appendChild(node);
+        both.appendChild(error);
+        return both;
       };
       const field = (key, control, extra) =>
         el('div', { class: 'field' }, el('label', { for: 'f-' + key, text: t(key) }), control, extra || null);
@@ -204,6 +222,9 @@
       ctxSlider.addEventListener('change', () => this.set('ctx', this.state.ctx, true));
       ui.ctx = ctxSlider;
       ui.ctxValue = el('output', { id: 'ctx-value', for: 'f-ctx' });
+      // The exact context, for a value between the slider's stops.
+      const ctxExact = numberInput('ctx_exact', 1, 10485760, 'ctx');
+      ui.ctx_exact.setAttribute('aria-label', t('ctx_exact'));
       ui.ctxNative = el('span', { class: 'hint' });
 
       const language = el('select', { id: 'f-lang', 'aria-label': t('language') },
@@ -280,7 +301,7 @@
         field('weights', select('weights', catalog.weight_formats)),
         field('kv', select('kv', catalog.kv_cache_types)),
         el('div', { class: 'field wide' }, el('label', { for: 'f-ctx', text: t('ctx') }), ctxSlider,
-           el('div', { class: 'row' }, ui.ctxValue, ui.ctxNative)),
+           el('div', { class: 'row' }, ui.ctxValue, ui.ctxNative), ctxExact),
         field('prompt', numberInput('prompt', 1, 10485760)),
         field('batch', numberInput('batch', 1, 1024)),
         field('engine', select('engine', catalog.engines), ui.engineRelease = el('span', { class: 'hint', 'data-testid': 'engine-release' })),
@@ -485,8 +506,12 @@
         ui.customModel.textContent = t('my_model_option') + ': ' + (this.custom.label || '');
         ui.model.value = '';
       }
-      ['prompt', 'batch', 'n', 'ngl', 'cmoe', 'kwh_cents', 'hours', 'tokens_day', 'conc']
-        .forEach((key) => { ui[key].value = String(this.state[key]); });
+      ['prompt', 'batch', 'n', 'ngl', 'cmoe', 'kwh_cents', 'hours', 'tokens_day', 'conc', 'ctx_exact']
+        .forEach((key) => {
+          ui[key].value = String(this.state[key === 'ctx_exact' ? 'ctx' : key]);
+          ui[key].removeAttribute('aria-invalid');
+          ui[key + 'Error'].hidden = true;
+        });
       const maxCtx = (envelope.ok && envelope.result.model.max_context_tokens) || 131072;
       if (envelope.ok && this.state.ctx > maxCtx && !this.custom) {
         this.set('ctx', maxCtx, false);  // a newly picked model with a shorter native window
