@@ -466,3 +466,19 @@ test('number boxes refuse what they cannot take, with a message; the context tak
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('the ranking is fastest first within a verdict and is withdrawn when the settings change', async () => {
+  const { context, page, errors } = await openCalculator(suite.browser, `${suite.base}/index.html#v=1&hw=rtx-4090`);
+  await page.locator('llm-calc #rank-button').click();
+  await page.locator('llm-calc #rank-table tbody tr').first().waitFor();
+  const rows = await page.locator('llm-calc #rank-table tbody tr').evaluateAll((trs) => trs.map((tr) => ({
+    verdict: tr.querySelector('.verdict-cell').className, decode: parseFloat(tr.children[3].textContent.replace(/,/g, '')) })));
+  const comfortable = rows.filter((r) => r.verdict.includes('comfortable')).map((r) => r.decode);
+  assert.ok(comfortable.length > 5);
+  for (let i = 1; i < comfortable.length; ++i) assert.ok(comfortable[i] <= comfortable[i - 1], `row ${i}`);
+  await page.locator('llm-calc #f-hw').selectOption('rtx-3090');
+  await page.locator('llm-calc [data-testid="rank-stale"]').waitFor();
+  assert.equal(await page.locator('llm-calc #rank-table').count(), 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

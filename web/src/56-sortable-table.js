@@ -32,7 +32,8 @@
         const x = column.value(a);
         const y = column.value(b);
         const order = typeof x === 'string' ? x.localeCompare(y) : x - y;
-        return ascending ? order : -order;
+        // Equal keys fall back to the column's tie-break (e.g. fastest first within a verdict).
+        return (ascending ? order : -order) || (column.tie ? column.tie(a, b) : 0);
       });
       LlmCalc.dom.clear(body);
       shown.forEach((row) => {

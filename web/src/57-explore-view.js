@@ -90,6 +90,7 @@
       columns: [
         { key: 'name', label: t('hw'), ascending: true, value: name, cell: name },
         { key: 'verdict', label: t('verdict'), ascending: true, value: (d) => verdictRank[d.verdict],
+          tie: (a, b) => b.decode_tokens_per_s - a.decode_tokens_per_s,
           cellClass: (d) => 'verdict-cell ' + d.verdict, cell: (d) => t(d.verdict) },
         { key: 'memory', label: t('total'), value: (d) => d.total_bytes / Math.max(1, d.usable_bytes),
           cell: (d) => f.gib(d.total_bytes) + ' / ' + f.gib(d.usable_bytes) },

@@ -5,9 +5,15 @@
 
   const el = LlmCalc.dom.el;
 
+  // What a ranking depends on: it is stale once any of these changes.
+  function rankKey(state) {
+    return [state.hw, state.n, state.engine, state.ctx, state.prompt, state.batch, state.kv].join('|');
+  }
+
   // Renders into `container`; `state` is the calculator state (device, count, engine, context).
   function renderRankView(container, core, state, t, f, minBits) {
     LlmCalc.dom.clear(container);
+    container.dataset.rankedFor = rankKey(state);
     const request = LlmCalc.state.toRequest(state);
     delete request.model;
     delete request.weights;
@@ -32,6 +38,7 @@
         { key: 'weights', label: t('weights'), value: (r) => r.bits_per_weight,
           cell: (r) => r.weights + ' (' + f.number(r.bits_per_weight, 2) + ')' },
         { key: 'verdict', label: t('verdict'), ascending: true, value: (r) => verdictRank[r.verdict],
+          tie: (a, b) => b.decode.tokens_per_s - a.decode.tokens_per_s,
           cellClass: (r) => 'verdict-cell ' + r.verdict,
           cell: (r) => t(r.verdict) + (r.verdict === 'offload' && r.fit
             ? ' · ' + r.fit.host_expert_layers + ' ' + t('expert_layers_in_ram') : '') },
@@ -57,5 +64,15 @@
     container.appendChild(table.element);
   }
 
+  // Clears a ranking made for other settings, saying so (ranking every model is not redone on
+  // each change; the button redoes it).
+  function clearStaleRank(container, state, t) {
+    if (!container.dataset.rankedFor || container.dataset.rankedFor === rankKey(state)) return;
+    delete container.dataset.rankedFor;
+    LlmCalc.dom.clear(container);
+    container.appendChild(el('p', { class: 'hint', 'data-testid': 'rank-stale', text: t('rank_stale') }));
+  }
+
   LlmCalc.renderRankView = renderRankView;
+  LlmCalc.clearStaleRank = clearStaleRank;
 })(window.LlmCalc);

@@ -491,6 +491,7 @@
       const ui = this.ui;
       this.showWeightFormats();  // first: it settles the format's spelling the estimate uses
       const envelope = this.estimate();
+      LlmCalc.clearStaleRank(ui.rank, this.state, t);
       // The notice names the settings a broken link had wrong, by their labels.
       const keys = (this.noticeKeys || []).filter((key, i, all) => all.indexOf(key) === i);
       ui.notice.textContent = !this.notice ? ''
