@@ -131,6 +131,46 @@ nlohmann::json recommendations(Scenario& probe, const ModelSpec& model, const nl
 
 }  // namespace
 
+// What to change when the scenario does not run (issue #21 item 3), each computed: the first
+// format of the engine's ladder (best quality first) that runs at this context, the largest
+// context at the chosen format, and the fewest of this device that run it; the cheapest other
+// device is in the recommendations. `s` is scratch: weights and device count are restored.
+nlohmann::json advice(Scenario& s, const ModelSpec& model) {
+  const std::string weights = s.weights;
+  const int64_t devices = s.devices;
+  Issues issues;
+  std::optional<Evaluation> own = evaluate(s, model, issues, false);
+  const std::string verdict = own ? own->memory.verdict : "oom";
+  nlohmann::json out = {{"verdict", verdict}, {"max_context_tokens", nullptr}, {"weights", nullptr},
+                        {"devices", nullptr}};
+  if (verdict != "oom") return out;  // the page asks only for a setup that does not run
+  Issues context_issues;
+  std::optional<Evaluation> searched = evaluate(s, model, context_issues);
+  out["max_context_tokens"] = searched ? searched->memory.max_context_tokens : 0;
+  for (const auto& [format, bits] : engine_format_ladder(s.engine.engine)) {
+    s.weights = format;
+    Issues format_issues;
+    std::optional<Evaluation> e = evaluate(s, model, format_issues, false);
+    if (e && e->memory.verdict != "oom") {
+      out["weights"] = {{"format", format}, {"bits", bits}, {"verdict", e->memory.verdict}};
+      break;
+    }
+  }
+  s.weights = weights;
+  for (int64_t count : {2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64}) {
+    if (count <= devices) continue;
+    s.devices = count;
+    Issues count_issues;
+    std::optional<Evaluation> e = evaluate(s, model, count_issues, false);
+    if (e && e->memory.verdict != "oom") {
+      out["devices"] = {{"count", count}, {"verdict", e->memory.verdict}};
+      break;
+    }
+  }
+  s.devices = devices;
+  return out;
+}
+
 nlohmann::json explore(const nlohmann::json& request, Issues& issues) {
   std::optional<Scenario> resolved = resolve_scenario(request, issues);
   if (!resolved) return nullptr;
@@ -162,9 +202,13 @@ nlohmann::json explore(const nlohmann::json& request, Issues& issues) {
     }
   }
 
+  s.weights = weights;
+  s.context_tokens = context_tokens;
+  s.prompt_tokens = prompt_tokens;
+  nlohmann::json what_fits = advice(s, model);
+
   // Memory and decode speed against context, 4K to 1M tokens (beyond the native window when
   // asked for): every point decodes with the whole context in the cache.
-  s.weights = weights;
   nlohmann::json sweep = nlohmann::json::array();
   int64_t usable = 0;
   for (int64_t context = 4096; context <= 1048576; context *= 2) {
@@ -208,7 +252,8 @@ nlohmann::json explore(const nlohmann::json& request, Issues& issues) {
   nlohmann::json recommended = recommendations(s, model, devices, row_hardware);
   return {{"context_tokens", context_tokens},
           {"matrix", std::move(matrix)}, {"sweep", std::move(sweep)}, {"usable_bytes", usable},
-          {"devices", std::move(devices)}, {"recommendations", std::move(recommended)}};
+          {"devices", std::move(devices)}, {"recommendations", std::move(recommended)},
+          {"advice", std::move(what_fits)}};
 }
 
 }  // namespace llmcalc

@@ -482,3 +482,22 @@ test('the ranking is fastest first within a verdict and is withdrawn when the se
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('when it does not fit, the page offers what would run, and one click applies it', async () => {
+  const { context, page, errors } = await openCalculator(suite.browser,
+    `${suite.base}/index.html#v=1&model=llama-3.1-70b&weights=BF16&engine=vllm&hw=h100-sxm`);
+  assert.match(await page.locator('llm-calc [data-testid="verdict"]').textContent(), /^Does not fit/);
+  const advice = page.locator('llm-calc [data-testid="advice"] button');
+  await advice.first().waitFor();
+  const offers = await advice.allTextContents();
+  assert.ok(offers.some((o) => /^Use (FP8|AWQ-INT4) /.test(o)), offers.join(' | '));
+  assert.ok(offers.some((o) => /^Use \d+ of this device$/.test(o)), offers.join(' | '));
+  // The format offer, applied: the page now runs it.
+  await advice.filter({ hasText: /^Use (FP8|AWQ-INT4) / }).first().click();
+  await page.waitForFunction(() => !document.querySelector('llm-calc').shadowRoot
+    .querySelector('[data-testid="verdict"]').textContent.startsWith('Does not fit'));
+  assert.match(await page.locator('llm-calc #f-weights').inputValue(), /^(FP8|AWQ-INT4)$/);
+  assert.equal(await page.locator('llm-calc #advice').isHidden(), true);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

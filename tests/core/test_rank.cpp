@@ -116,3 +116,31 @@ TEST_CASE("explore(): matrix and leaderboard agree with estimate; recommendation
                                        {"devices", rec["cheapest_cloud"]["device_count"]}, {"context_tokens", 32768}});
   CHECK(cloud["result"]["memory"]["verdict"] == "comfortable");
 }
+
+TEST_CASE("When a setup does not run, the advice is what would, each checked", "[explore][advice]") {
+  // Llama 3.1 70B in BF16 on one H100 under vLLM does not run (141 GB of weights).
+  nlohmann::json request = {{"model", "llama-3.1-70b"}, {"weights", "BF16"}, {"engine", "vllm"},
+                            {"hardware", "h100-sxm"}, {"context_tokens", 8192}};
+  auto explore = nlohmann::json::parse(llmcalc::explore_json(request.dump()));
+  REQUIRE(explore["ok"] == true);
+  const auto& advice = explore["result"]["advice"];
+  CHECK(advice["verdict"] == "oom");
+  auto verdict_with = [&](const nlohmann::json& change) {
+    nlohmann::json changed = request;
+    changed.update(change);
+    return llmcalc_test::estimate(changed)["result"]["memory"]["verdict"].get<std::string>();
+  };
+  // The advised format runs, and every format above it on vLLM's ladder (BF16, FP8, AWQ-INT4) does not.
+  REQUIRE(advice["weights"].is_object());
+  std::string format = advice["weights"]["format"];
+  CHECK(verdict_with({{"weights", format}}) != "oom");
+  for (const char* better : {"BF16", "FP8", "AWQ-INT4"}) {
+    if (format == better) break;
+    CHECK(verdict_with({{"weights", better}}) == "oom");
+  }
+  // The advised count of H100s runs BF16, and one fewer does not.
+  REQUIRE(advice["devices"].is_object());
+  int64_t count = advice["devices"]["count"];
+  CHECK(verdict_with({{"devices", count}}) != "oom");
+  CHECK(verdict_with({{"devices", count - 1}}) == "oom");
+}

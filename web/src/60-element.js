@@ -102,8 +102,12 @@
         this.explored = true;
         const answer = this.core.explore(this.request());
         if (answer.ok) {
-          LlmCalc.renderExplore(this.ui, answer.result, this.core.catalog.devices, this.t.bind(this),
-                                LlmCalc.i18n.formatter(this.lang));
+          const f = LlmCalc.i18n.formatter(this.lang);
+          LlmCalc.renderExplore(this.ui, answer.result, this.core.catalog.devices, this.t.bind(this), f);
+          LlmCalc.renderAdvice(this.ui.advice, answer.result, this.state, this.t.bind(this), f, (changes) => {
+            Object.keys(changes).forEach((key) => { this.state[key] = changes[key]; });
+            this.set('model', this.state.model, true);  // writes the link and re-renders
+          });
         }
       }, this.explored ? 60 : 0);
     }
@@ -321,6 +325,8 @@
       // Results.
       ui.verdict = el('p', { class: 'verdict', 'data-testid': 'verdict' });
       ui.answers = el('ul', { class: 'answers', 'data-testid': 'answers' });
+      ui.advice = el('div', { class: 'advice-box', id: 'advice' });
+      ui.advice.hidden = true;
       ui.bar = el('div', { class: 'bar', role: 'img' });
       ui.figures = el('dl', { class: 'figures' });
       ui.speed = el('dl', { class: 'figures' });
@@ -348,7 +354,7 @@
       });
 
       const results = el('section', { class: 'results', 'aria-live': 'polite' },
-        el('div', { class: 'card' }, el('h2', { text: t('answers_title') }), ui.answers),
+        el('div', { class: 'card' }, el('h2', { text: t('answers_title') }), ui.answers, ui.advice),
         el('div', { class: 'card' }, el('h2', { text: t('memory') }), ui.verdict, ui.bar, ui.figures),
         el('div', { class: 'card' }, el('h2', { text: t('decode') }), ui.speed,
           el('h3', { text: t('stream_title') }), this.stream.element,
@@ -541,6 +547,7 @@
       const scale = Math.max(used, m.usable_bytes, 1);
 
       const runs = m.verdict !== 'oom';  // no speed is shown for a setup that cannot start
+      if (runs) ui.advice.hidden = true;  // the advice of a setup that did not run
       ui.verdict.textContent = t(m.verdict) + ' · ' + LlmCalc.i18n.sentence(this.lang, 'utilization',
         { percent: f.number(100 * m.utilization, 0) });
       // Short answers to the usual questions, written from the numbers above.
