@@ -132,7 +132,7 @@ bool valid_repo_path(const std::string& path) {
 // (made with an importance matrix, as unsloth's are).
 void apply_published_format(Scenario& s, Issues& issues) {
   const CatalogModel* entry = Catalog::instance().find_model(s.model_id);
-  if (!entry || !rules_format_for(s.weights).size()) return;
+  if (!entry || rules_format_for(s.weights).empty()) return;
   std::optional<PublishedFormat> published = published_format(entry->record, s.weights);
   if (!published) {
     issues.error("unpublished_format", "/weights",

@@ -8,10 +8,10 @@ import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
 
 const web = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'web', 'src');
-const context = { window: {} };
+const context = { window: {}, URLSearchParams };
 context.globalThis = context;
 vm.createContext(context);
-for (const file of ['00-namespace.js', '55-model-hub.js']) vm.runInContext(readFileSync(join(web, file), 'utf8'), context);
+for (const file of ['00-namespace.js', '20-state.js', '55-model-hub.js']) vm.runInContext(readFileSync(join(web, file), 'utf8'), context);
 const parse = (text) => JSON.parse(JSON.stringify(context.window.LlmCalc.hub.parseRepoRef(text)));
 
 test('repository ids, tags and Hub addresses', () => {

@@ -7,8 +7,6 @@
   'use strict';
 
   const HUB = 'https://huggingface.co';
-  const PART = /^[A-Za-z0-9][A-Za-z0-9._-]{0,95}$/;
-  const PATH = /^[A-Za-z0-9._+-]+(\/[A-Za-z0-9._+-]+)*$/;
   const SPLIT = /-(\d{5})-of-(\d{5})\.gguf$/i;
   const FIRST_GGUF_SLICE = 4 * 1024 * 1024;  // most headers (vocabulary included) fit in 4 MiB
   const HEADER_READS_AT_ONCE = 4;
@@ -22,7 +20,9 @@
     return error;
   }
 
-  const validPath = (path) => PATH.test(path) && path.split('/').indexOf('..') < 0 && path.length <= 256;
+  // What a repository id and a file path may be: the share link's own rules (20-state.js).
+  const validRepo = (repo) => repo !== '' && LlmCalc.state.coerce('hf', repo) === repo;
+  const validPath = (path) => path !== '' && LlmCalc.state.coerce('hf_file', path) === path;
 
   // What the user typed: owner/name, owner/name:QUANT (llama.cpp's -hf, Ollama's hf.co/...),
   // hf.co/owner/name or a Hub URL (/tree/main, /blob/main/<file>, /resolve/main/<file>).
@@ -41,8 +41,8 @@
       quant = tag[2];
     }
     const parts = rest.split('/').filter((part, i, all) => part !== '' || i < all.length - 1);
-    if (parts.length < 2 || !PART.test(parts[0]) || !PART.test(parts[1])) return null;
-    const repo = parts[0] + '/' + parts[1];
+    const repo = parts.length < 2 ? '' : parts[0] + '/' + parts[1];
+    if (!validRepo(repo)) return null;
     if (parts.length === 2) return { repo: repo, file: '', quant: quant };
     const kind = parts[2];
     if (['tree', 'blob', 'resolve'].indexOf(kind) < 0 || parts[3] !== 'main') return null;
