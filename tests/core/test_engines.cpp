@@ -118,6 +118,12 @@ TEST_CASE("Host memory: prompt cache and context checkpoints", "[engines][host]"
   auto next = result_of({{"model", "qwen3-next-80b-a3b"}, {"weights", "Q4_K_M"}, {"hardware", "h100-sxm"},
                          {"context_tokens", 8192}});
   CHECK(next["memory"]["host"]["checkpoint_bytes"] == 79036416LL);
+  // A real one (HilbertRaum's b9849 log of Qwen3.6-27B at -c 8192 -np 1, record
+  // qwen3.6-27b-q4km-3090-vulkan): "created context checkpoint 1 of 32 (... size = 149.626 MiB)",
+  // its 48 gated-DeltaNet layers' state, the one checkpoint an 8K context holds.
+  auto qwen36 = result_of({{"model", "qwen3.6-27b"}, {"weights", "Q4_K_M"}, {"context_tokens", 8192},
+                           {"batch", 1}, {"kv_unified", false}});
+  CHECK(qwen36["memory"]["host"]["checkpoint_bytes"].get<double>() / 1048576.0 == Approx(149.626).margin(0.001));
   // A plain transformer keeps none; --cache-ram sets the prompt cache's ceiling.
   auto llama = result_of({{"model", "llama-3.1-8b"}, {"cache_ram_bytes", 2 * kGiB}});
   CHECK(llama["memory"]["host"]["checkpoint_bytes"] == 0);
