@@ -36,7 +36,8 @@ Catalog::Catalog() {
       for (const auto& [model_type, entry] : record.at("defaults").items()) {
         config_defaults_[model_type] = entry.at("values");
       }
-    } else if (path == "cloud_offers.json" || path == "api_prices.json" || path == "engines.json") {
+    } else if (path == "cloud_offers.json" || path == "api_prices.json" || path == "engines.json" ||
+               path == "links.json") {
       documents_[path] = std::move(record);
     } else if (path == "formats/ggml_types.json") {
       for (const auto& type : record.at("types")) {

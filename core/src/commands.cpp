@@ -13,20 +13,11 @@
 #include "llmcalc/catalog.h"
 #include "llmcalc/weights.h"
 #include "mistral_params.h"
+#include "node_commands.h"
 
 namespace llmcalc {
 namespace {
 
-using Flags = std::vector<std::pair<std::string, std::string>>;
-
-std::string join(const std::string& program, const Flags& flags) {
-  std::string out = program;
-  for (const auto& [flag, value] : flags) {
-    out += " " + flag;
-    if (!value.empty()) out += " " + value;
-  }
-  return out;
-}
 
 nlohmann::json flags_json(const Flags& flags) {
   nlohmann::json out = nlohmann::json::object();
@@ -181,7 +172,6 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
   std::string port = std::to_string(s.port);
   std::string ctx = std::to_string(s.context_tokens);
   std::string seqs = std::to_string(s.batch);
-  std::string devices = std::to_string(s.devices);
   bool gguf = is_gguf_format(s.rules_format());
   const EngineSettings& e = s.engine;
   nlohmann::json out = nlohmann::json::object();
@@ -237,13 +227,22 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
       flags.push_back({"--spec-type", "draft-mtp"});
       flags.push_back({"--spec-draft-n-max", std::to_string(e.mtp_draft_tokens)});
     }
-    if (s.port != 8080) flags.push_back({"--port", port});
+    // Always named: llama-server's default moves from 8080 to 9931 (PR #26508).
+    flags.push_back({"--port", port});
     std::string placement = fit_note(memory.fit, s.model.n_layers);
     if (!placement.empty()) notes += (notes.empty() ? "" : " ") + placement;
-    out["llama.cpp"] = {{"command", join("llama-server", flags)},
+    out["llama.cpp"] = {{"command", join_flags("llama-server", flags)},
                         {"flags", flags_json(flags)},
                         {"notes", notes},
                         {"docs", "https://github.com/ggml-org/llama.cpp/blob/master/tools/server/README.md"}};
+    if (s.machines() > 1) {
+      out["llama.cpp"]["nodes"] = llama_cpp_nodes(s, "llama-server", flags);
+      out["llama.cpp"]["command"] = out["llama.cpp"]["nodes"][0]["commands"][0];
+      out["llama.cpp"]["notes"] = notes + (notes.empty() ? "" : " ") +
+          "Build llama.cpp with -DGGML_RPC=ON on every machine; each other machine runs rpc-server, which serves all its "
+          "devices. The RPC backend is a proof of concept: never expose rpc-server to an open network.";
+      out["llama.cpp"]["docs"] = "https://github.com/ggml-org/llama.cpp/blob/master/tools/rpc/README.md";
+    }
   }
 
   // Ollama (v0.32, llama-server underneath): settings through the server's environment; the
@@ -283,7 +282,7 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
     if (std::fabs(e.gpu_memory_utilization - 0.92) > 1e-9) {
       flags.push_back({"--gpu-memory-utilization", number(e.gpu_memory_utilization)});
     }
-    if (s.devices > 1) flags.push_back({"--tensor-parallel-size", devices});
+    for (const auto& flag : vllm_parallel_flags(s.parallel)) flags.push_back(flag);
     if (s.kv_type.name == "fp8" || s.kv_type.name == "fp8_e5m2" || s.kv_type.name == "nvfp4") {
       flags.push_back({"--kv-cache-dtype", s.kv_type.name});
     }
@@ -291,31 +290,46 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
     if (s.port != 8000) flags.push_back({"--port", port});
     std::string quantization = server_quantization(s.weights);
     if (!quantization.empty()) flags.push_back({"--quantization", quantization});
-    std::string command = join("vllm serve " + model_name, flags);
+    std::string command = join_flags("vllm serve " + model_name, flags);
     std::string docker_port = s.port != 8000 ? port : "8000";
+    // The image's entrypoint is `vllm serve`: the model and the same flags follow it.
+    std::string docker = join_flags("docker run --gpus all --ipc=host -p " + docker_port + ":" + docker_port +
+                                        " vllm/vllm-openai:latest " + model_name,
+                                    flags);
+    nlohmann::json nodes = s.machines() > 1 ? vllm_nodes(s, "vllm serve " + model_name, flags) : nlohmann::json();
+    if (!nodes.is_null()) {
+      command = nodes[0]["commands"].back();
+      if (nodes[0].contains("docker")) docker = nodes[0]["docker"];
+    }
     out["vllm"] = {{"command", command},
-                   {"docker", "docker run --gpus all --ipc=host -p " + docker_port + ":" + docker_port +
-                                  " vllm/vllm-openai:latest --model " + model_name + " " +
-                                  command.substr(std::string("vllm serve " + model_name + " ").size())},
+                   {"docker", docker},
                    {"flags", flags_json(flags)},
                    {"notes", std::string(gguf ? "vLLM serves safetensors checkpoints; pick BF16, FP8, AWQ or GPTQ weights. " : "") +
                                  (s.kv_type.name == "q8_0" || s.kv_type.name == "q4_0" ? "vLLM has no " + s.kv_type.name + " KV cache; fp8 is its 8-bit option." : "")},
                    {"docs", "https://docs.vllm.ai/en/latest/cli/serve.html"}};
+    if (!nodes.is_null()) {
+      out["vllm"]["nodes"] = nodes;
+      out["vllm"]["docs"] = "https://docs.vllm.ai/en/latest/serving/parallelism_scaling.html";
+    }
   }
 
   // SGLang: `sglang serve` with the same arguments as python -m sglang.launch_server.
   {
     Flags flags = {{"--model-path", model_name}};
     if (!s.context_auto) flags.push_back({"--context-length", ctx});
-    if (s.devices > 1) flags.push_back({"--tp", devices});
+    for (const auto& flag : sglang_parallel_flags(s.parallel)) flags.push_back(flag);
     if (s.kv_type.name == "fp8" || s.kv_type.name == "fp8_e5m2") flags.push_back({"--kv-cache-dtype", "fp8_e5m2"});
     if (s.port != 30000) flags.push_back({"--port", port});
     std::string quantization = server_quantization(s.weights);
     if (!quantization.empty()) flags.push_back({"--quantization", quantization});
-    out["sglang"] = {{"command", join("sglang serve", flags)},
+    out["sglang"] = {{"command", join_flags("sglang serve", flags)},
                      {"flags", flags_json(flags)},
                      {"notes", ""},
                      {"docs", "https://docs.sglang.ai/advanced_features/server_arguments.html"}};
+    if (s.machines() > 1) {
+      out["sglang"]["nodes"] = sglang_nodes(s, "sglang serve", flags);
+      out["sglang"]["command"] = out["sglang"]["nodes"][0]["commands"][0];
+    }
   }
   // MLX-LM: an mlx-community repository at the chosen width when one is published, else a
   // conversion to it; mlx_lm.server loads it.
@@ -332,9 +346,9 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
     std::string model = repo ? repo->repo : s.model_id + "-mlx-" + bits + "bit";
     Flags flags = {{"--model", model}};
     if (s.port != 8080) flags.push_back({"--port", port});
-    std::string command = repo ? join("mlx_lm.server", flags)
+    std::string command = repo ? join_flags("mlx_lm.server", flags)
                                : "mlx_lm.convert --hf-path " + model_name + " -q --q-bits " + bits +
-                                     " --mlx-path " + model + " && " + join("mlx_lm.server", flags);
+                                     " --mlx-path " + model + " && " + join_flags("mlx_lm.server", flags);
     std::string notes = "mlx_lm.server sizes the KV cache per request; context is not a server flag.";
     if (repo && !repo->variant.empty()) {
       notes += " " + repo->repo + " holds " + repo->variant + ", a different checkpoint of the same architecture.";

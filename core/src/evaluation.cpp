@@ -5,6 +5,8 @@
 #include <map>
 #include <string>
 
+#include "engine_memory.h"
+
 namespace llmcalc {
 
 namespace {
@@ -22,6 +24,20 @@ std::shared_ptr<const WeightPlan> catalog_plan(const Scenario& s, const ModelSpe
   auto shared = std::make_shared<const WeightPlan>(std::move(*plan));
   cache.emplace(key, shared);
   return shared;
+}
+
+// Each listed device's share of what the devices hold (weights and KV cache), for the layer
+// split's speed.
+std::vector<SpeedRequest::SplitDevice> layer_split_shares(const MemoryEstimate& memory, const MemoryRequest& request) {
+  std::vector<SpeedRequest::SplitDevice> split;
+  double held = 0;
+  for (const DeviceMemory& device : memory.per_device) held += static_cast<double>(device.weights_bytes + device.kv_cache_bytes);
+  for (std::size_t d = 0; d < memory.per_device.size() && d < request.device_hardware.size(); ++d) {
+    const DeviceMemory& device = memory.per_device[d];
+    double share = held > 0 ? static_cast<double>(device.weights_bytes + device.kv_cache_bytes) / held : 0.0;
+    split.push_back({request.device_hardware[d], share, request.device_nodes[d]});
+  }
+  return split;
 }
 
 }  // namespace
@@ -80,6 +96,12 @@ Evaluation evaluate_plan(const Scenario& s, const ModelSpec& model,
   memory_request.cpu_moe_layers = s.cpu_moe_layers;
   memory_request.tensor_split = s.tensor_split;
   memory_request.system_memory_bytes = s.system_memory_bytes;
+  memory_request.weights_include_mtp = s.weights_include_mtp && s.exact_weights_bytes() > 0;
+  if (!s.device_groups.empty()) {
+    memory_request.device_hardware =
+        device_sequence(s.device_groups, is_llama_cpp_family(s.engine.engine), &memory_request.device_nodes);
+  }
+  memory_request.parallel = s.parallel;
   out.memory = estimate_memory(model, *out.weights, s.hardware, memory_request);
 
   out.context_tokens = out.memory.fit.context_tokens > 0 ? out.memory.fit.context_tokens : s.context_tokens;
@@ -97,7 +119,22 @@ Evaluation evaluate_plan(const Scenario& s, const ModelSpec& model,
   speed_request.assumptions = s.speed;
   speed_request.offloaded_read_bytes_per_token = out.memory.offloaded_read_bytes_per_token;
   speed_request.system_memory_bandwidth_bytes_per_s = s.system_memory_bandwidth_bytes_per_s;
-  out.speed = estimate_speed(model, *out.weights, s.hardware, speed_request);
+  speed_request.parallel = s.parallel;
+  speed_request.expert_shards = expert_shards(s.parallel, s.engine.engine);
+  speed_request.machines = s.machines();
+  speed_request.network = s.network;
+  const Hardware* pace = &s.hardware;
+  if (!s.device_groups.empty()) {
+    if (speed_request.tensor_parallel) {
+      // Ranks step together: the slowest device sets the pace.
+      for (const DeviceGroup& group : s.device_groups) {
+        if (group.device.memory_bandwidth_bytes_per_s < pace->memory_bandwidth_bytes_per_s) pace = &group.device;
+      }
+    } else {
+      speed_request.split = layer_split_shares(out.memory, memory_request);
+    }
+  }
+  out.speed = estimate_speed(model, *out.weights, *pace, speed_request);
   return out;
 }
 

@@ -18,8 +18,7 @@ nlohmann::json price_or_null(double usd) { return usd >= 0 ? nlohmann::json(usd)
 // Whether the scenario fits comfortably on `count` of `hardware`. `s` is a scratch copy, reused
 // so that each probe does not copy the model's tensor list.
 bool fits_comfortably(Scenario& s, const ModelSpec& model, const Hardware& hardware, int64_t count) {
-  s.hardware = hardware;
-  s.devices = count;
+  s.use_devices(hardware, count);
   s.speed = default_speed_assumptions(speed_calibration_key(hardware), s.engine.engine);
   Issues issues;
   std::optional<Evaluation> e = evaluate(s, model, issues, false);
@@ -157,9 +156,12 @@ nlohmann::json advice(Scenario& s, const ModelSpec& model) {
     }
   }
   s.weights = weights;
+  // More of the same device in one machine (not asked for a list of devices or machines).
+  if (!s.device_groups.empty()) return out;
+  const ParallelPlan parallel = s.parallel;
   for (int64_t count : {2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64}) {
     if (count <= devices) continue;
-    s.devices = count;
+    s.use_devices(s.hardware, count);
     Issues count_issues;
     std::optional<Evaluation> e = evaluate(s, model, count_issues, false);
     if (e && e->memory.verdict != "oom") {
@@ -167,7 +169,8 @@ nlohmann::json advice(Scenario& s, const ModelSpec& model) {
       break;
     }
   }
-  s.devices = devices;
+  s.use_devices(s.hardware, devices);
+  s.parallel = parallel;
   return out;
 }
 
@@ -232,8 +235,9 @@ nlohmann::json explore(const nlohmann::json& request, Issues& issues) {
   s.prompt_tokens = prompt_tokens;
   nlohmann::json devices = nlohmann::json::array();
   std::vector<const Hardware*> row_hardware;
+  const int64_t listed_devices = s.devices;
   for (const Hardware& hardware : catalog_hardware()) {
-    s.hardware = hardware;
+    s.use_devices(hardware, listed_devices);
     s.speed = default_speed_assumptions(speed_calibration_key(s.hardware), s.engine.engine);
     Issues device_issues;
     std::optional<Evaluation> e = evaluate(s, model, device_issues);

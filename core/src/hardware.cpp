@@ -1,6 +1,7 @@
 // Device records and inline hardware, converted to bytes, bytes/s and FLOP/s.
 #include "llmcalc/hardware.h"
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 
@@ -102,6 +103,71 @@ std::optional<Hardware> resolve_hardware(const nlohmann::json& value, const std:
       reader.number("interconnect_bytes_per_s", 0, 1e13, 0.0).value_or(0.0);
   h.int8_ops_per_s = reader.number("int8_ops_per_s", 0, 1e19, 0.0).value_or(0.0);
   return h;
+}
+
+std::optional<std::vector<DeviceGroup>> resolve_device_groups(const nlohmann::json& value,
+                                                              const std::string& path,
+                                                              int64_t count, Issues& issues) {
+  if (!value.is_array()) {
+    std::optional<Hardware> device = resolve_hardware(value, path, issues);
+    if (!device) return std::nullopt;
+    return std::vector<DeviceGroup>{{*device, count, 0}};
+  }
+  if (value.empty() || value.size() > 64) {
+    issues.error("bad_hardware_list", path, "A hardware list needs 1 to 64 device groups.");
+    return std::nullopt;
+  }
+  std::vector<DeviceGroup> groups;
+  int64_t total = 0;
+  int64_t last_node = 0;
+  for (std::size_t i = 0; i < value.size(); ++i) {
+    std::string group_path = path + "/" + std::to_string(i);
+    JsonReader reader(value[i], group_path, issues);
+    if (!reader.valid()) return std::nullopt;
+    auto group_count = reader.integer("count", 1, kMaxDevices, 1);
+    auto node = reader.integer("node", 0, kMaxDevices - 1, 0);
+    if (!reader.has("device")) {
+      issues.error("missing_field", reader.path_of("device"), "Each group needs a device: a catalog id or an object.");
+      return std::nullopt;
+    }
+    std::optional<Hardware> device = resolve_hardware(value[i].at("device"), reader.path_of("device"), issues);
+    if (!device || !group_count || !node) return std::nullopt;
+    total += *group_count;
+    last_node = std::max(last_node, *node);
+    groups.push_back({*device, *group_count, *node});
+  }
+  if (total > kMaxDevices) {
+    issues.error("too_many_devices", path, "A hardware list holds at most " + std::to_string(kMaxDevices) + " devices.");
+    return std::nullopt;
+  }
+  for (int64_t node = 0; node <= last_node; ++node) {
+    bool used = std::any_of(groups.begin(), groups.end(), [node](const DeviceGroup& g) { return g.node == node; });
+    if (!used) {
+      issues.error("empty_node", path, "Machine " + std::to_string(node) + " has no devices; number machines from 0 without gaps.");
+      return std::nullopt;
+    }
+  }
+  return groups;
+}
+
+std::vector<Hardware> device_sequence(const std::vector<DeviceGroup>& groups, bool remote_first,
+                                      std::vector<int64_t>* nodes_out) {
+  std::vector<Hardware> out;
+  if (nodes_out) nodes_out->clear();
+  int64_t last_node = 0;
+  for (const DeviceGroup& group : groups) last_node = std::max(last_node, group.node);
+  // remote_first: machines 1, 2, ... and the head (0) last.
+  for (int64_t step = 0; step <= last_node; ++step) {
+    int64_t node = remote_first ? (step + 1) % (last_node + 1) : step;
+    for (const DeviceGroup& group : groups) {
+      if (group.node != node) continue;
+      for (int64_t k = 0; k < group.count; ++k) {
+        out.push_back(group.device);
+        if (nodes_out) nodes_out->push_back(node);
+      }
+    }
+  }
+  return out;
 }
 
 nlohmann::json hardware_json(const Hardware& h) {

@@ -40,11 +40,18 @@ int devices_of(const MemoryRequest& request) {
 
 bool uses_gpus(const Hardware& hardware) { return hardware.kind == "discrete"; }
 
-// Blocks of the GGUF: the decoder layers, and for GLM-4.5 and later the MTP (nextn) layers,
-// which convert_hf_to_gguf.py (Glm4MoeModel) counts in block_count. They take a slot of the
-// layer split; their weights load only with MTP drafting.
-int64_t gguf_blocks(const ModelSpec& model) {
-  bool nextn_blocks = model.model_type == "glm4_moe" || model.model_type == "glm_moe_dsa";
+const Hardware& device_hardware(const LlamaCppInputs& in, int d) {
+  const std::vector<Hardware>& list = in.request.device_hardware;
+  return static_cast<std::size_t>(d) < list.size() ? list[static_cast<std::size_t>(d)] : in.hardware;
+}
+
+// Blocks of the GGUF: the decoder layers, and the MTP (nextn) layers when the file holds them:
+// always for GLM-4.5 and later (convert_hf_to_gguf.py Glm4MoeModel counts them in block_count),
+// and in files published with them (weights_include_mtp, e.g. unsloth's Qwen3.6 "MTP-GGUF": a
+// b10xxx log puts layer 0 in RAM at -ngl 41 of 40 layers + 1 nextn + output, issue #23679).
+// They take a slot of the layer split; their weights load only with MTP drafting.
+int64_t gguf_blocks(const ModelSpec& model, const MemoryRequest& request) {
+  bool nextn_blocks = model.model_type == "glm4_moe" || model.model_type == "glm_moe_dsa" || request.weights_include_mtp;
   return model.n_layers + (nextn_blocks ? model.mtp_layers : 0);
 }
 
@@ -55,11 +62,16 @@ int64_t gguf_blocks(const ModelSpec& model) {
 LayerPlacement flag_placement(const LlamaCppInputs& in) {
   const MemoryRequest& r = in.request;
   int64_t n = in.model.n_layers;
-  int64_t blocks = gguf_blocks(in.model);
+  int64_t blocks = gguf_blocks(in.model, in.request);
   int devices = devices_of(r);
   int64_t gpu_slots = r.gpu_layers < 0 ? blocks + 1 : std::min(r.gpu_layers, blocks + 1);
   int64_t first_gpu_slot = blocks + 1 - gpu_slots;
+  // Without -ts, load_tensors splits in proportion to each device's free memory (equal shares on
+  // identical devices).
   std::vector<double> split(static_cast<std::size_t>(devices), 1.0);
+  for (int d = 0; d < devices; ++d) {
+    split[static_cast<std::size_t>(d)] = static_cast<double>(device_memory_bytes(device_hardware(in, d), r.engine));
+  }
   if (static_cast<int>(r.tensor_split.size()) == devices) split = r.tensor_split;
   double split_sum = 0;
   for (double v : split) split_sum += v;
@@ -217,10 +229,13 @@ EngineTotals measure(const LlamaCppInputs& in, const LayerPlacement& p, int64_t 
   int64_t swa_cells = window_cells(model, engine_kv_request(r, context), stream_cells);
   bool sparse = has_indexer(model);
   int64_t dsa_buffer = sparse ? stream_cells * ubatch * 4 : 0;
-  int64_t mask_bytes = in.hardware.backend == "vulkan" ? 2 : in.hardware.backend == "metal" ? 4 : 6;
-  int64_t act = ubatch * 4 * ffn_live_elements(model) +
-                (sparse ? 0 : ubatch * mask_bytes * (stream_cells + swa_cells));
-  if (!engine.flash_attention) act += ubatch * stream_cells * max_heads(model) * 4;
+  auto live_set = [&](const std::string& backend) {
+    int64_t mask_bytes = backend == "vulkan" ? 2 : backend == "metal" ? 4 : 6;
+    int64_t bytes = ubatch * 4 * ffn_live_elements(model) +
+                    (sparse ? 0 : ubatch * mask_bytes * (stream_cells + swa_cells));
+    if (!engine.flash_attention) bytes += ubatch * stream_cells * max_heads(model) * 4;
+    return bytes;
+  };
   int64_t outputs = r.sequences * model.vocab_size * 4;
   t.mtp = mtp_context_bytes(in, t.kv);
   for (int d = 0; d < devices; ++d) {
@@ -229,7 +244,7 @@ EngineTotals measure(const LlamaCppInputs& in, const LayerPlacement& p, int64_t 
     int64_t copy = copies[static_cast<std::size_t>(d)];
     // With an op-offload copy in the same graph split, one of the two DSA buffers is freed
     // first (GLM-5.2 at 768K: 1 x n_kv x n_ubatch on the device with RAM experts, 2 x elsewhere).
-    device.compute_bytes = busy ? act + copy + (copy > 0 ? 1 : 2) * dsa_buffer : 0;
+    device.compute_bytes = busy ? live_set(device_hardware(in, d).backend) + copy + (copy > 0 ? 1 : 2) * dsa_buffer : 0;
     if (d == p.output_device) {
       device.compute_bytes += outputs;
       device.draft_bytes = t.mtp;
@@ -240,7 +255,7 @@ EngineTotals measure(const LlamaCppInputs& in, const LayerPlacement& p, int64_t 
   // live set when it runs layers.
   t.host.compute_bytes = ubatch * 4 * (stream_cells + swa_cells);
   bool cpu_only = in.hardware.kind == "cpu";
-  if (t.host.layers > 0 || cpu_only) t.host.compute_bytes += act;
+  if (t.host.layers > 0 || cpu_only) t.host.compute_bytes += live_set(in.hardware.backend);
   if (cpu_only) {
     t.host.compute_bytes += outputs;
     t.host.draft_bytes = t.mtp;
@@ -255,10 +270,10 @@ EngineTotals measure(const LlamaCppInputs& in, const LayerPlacement& p, int64_t 
   t.host.total_bytes = t.host.weights_bytes + t.host.kv_cache_bytes + t.host.compute_bytes +
                        t.host.draft_bytes + t.host.checkpoint_bytes;
 
-  int64_t usable = usable_memory_bytes(in.hardware, engine);
   t.compute = 0;
-  for (DeviceMemory& device : t.devices) {
-    device.usable_bytes = usable;
+  for (int d = 0; d < devices; ++d) {
+    DeviceMemory& device = t.devices[static_cast<std::size_t>(d)];
+    device.usable_bytes = usable_memory_bytes(device_hardware(in, d), engine);
     t.compute += device.compute_bytes;
   }
   t.offloaded = t.host.layers > 0 || t.host.expert_layers > 0 || p.output_device < 0;
@@ -353,7 +368,7 @@ struct DeviceSlots {
 // in turn takes its full layers and its partial ones.
 LayerPlacement to_placement(const LlamaCppInputs& in, const std::vector<DeviceSlots>& slots) {
   int64_t n = in.model.n_layers;
-  int64_t blocks = gguf_blocks(in.model);
+  int64_t blocks = gguf_blocks(in.model, in.request);
   LayerPlacement p;
   p.device.assign(static_cast<std::size_t>(n), -1);
   p.expert_share.assign(static_cast<std::size_t>(n), 1.0);
@@ -389,7 +404,7 @@ LayerPlacement to_placement(const LlamaCppInputs& in, const std::vector<DeviceSl
 // for MoE models whose dense parts all fit, convert dense-only layers into full layers on the
 // devices front to back, and fit part of one more layer on each.
 LayerPlacement place_layers(const LlamaCppInputs& in, int64_t context) {
-  int64_t blocks = gguf_blocks(in.model);
+  int64_t blocks = gguf_blocks(in.model, in.request);
   int devices = devices_of(in.request);
   bool moe = in.weights.expert_bytes > 0;
   auto used = [&](const std::vector<DeviceSlots>& slots) {

@@ -220,6 +220,11 @@ MemoryEstimate estimate_memory(const ModelSpec& model, const WeightPlan& weights
   out.mtp_bytes = t.mtp;
   out.overhead_bytes = t.compute + t.runtime + t.mtp;
   out.per_device = t.devices;
+  for (std::size_t d = 0; d < out.per_device.size(); ++d) {
+    bool listed = d < request.device_hardware.size();
+    out.per_device[d].device = listed ? request.device_hardware[d].id : hardware.id;
+    out.per_device[d].node = d < request.device_nodes.size() ? request.device_nodes[d] : 0;
+  }
   out.host = t.host;
   out.offloaded_read_bytes_per_token = t.offloaded_read_bytes_per_token;
   // total / usable describe the device memory; what sits in system RAM is reported as host.
@@ -240,10 +245,11 @@ MemoryEstimate estimate_memory(const ModelSpec& model, const WeightPlan& weights
   if (is_paged_server(engine.engine)) {
     // The pool: whatever the budget leaves; vLLM's "GPU KV cache size: N tokens".
     ServerPool pool = server_pool(model, weights, hardware, request, context);
-    out.kv_pool_bytes = pool.pool_bytes * std::max<int64_t>(1, request.devices);
+    out.kv_pool_bytes = pool.total_pool_bytes;
     if (pool.bytes_per_token > 0) {
+      // Per replica, as each engine core logs it; every data-parallel replica holds as many.
       out.kv_capacity_tokens = pool.pool_bytes / pool.bytes_per_token;
-      out.max_concurrent_sequences = static_cast<double>(out.kv_capacity_tokens) /
+      out.max_concurrent_sequences = static_cast<double>(out.kv_capacity_tokens * pool.replicas) /
                                      static_cast<double>(std::max<int64_t>(1, context));
     }
   }
@@ -296,7 +302,8 @@ nlohmann::json memory_json(const MemoryEstimate& m) {
                     {"cells", m.kv.cells}}},
       {"math", math}};
   auto device_json = [](const DeviceMemory& d) {
-    return nlohmann::json{{"weights_bytes", d.weights_bytes}, {"kv_cache_bytes", d.kv_cache_bytes},
+    return nlohmann::json{{"device", d.device}, {"node", d.node},
+                          {"weights_bytes", d.weights_bytes}, {"kv_cache_bytes", d.kv_cache_bytes},
                           {"compute_bytes", d.compute_bytes}, {"draft_bytes", d.draft_bytes},
                           {"total_bytes", d.total_bytes},
                           {"usable_bytes", d.usable_bytes}, {"layers", d.layers},

@@ -22,7 +22,8 @@ const std::set<std::string> kEngines = {"llama.cpp", "ollama", "vllm", "sglang",
 // Ollama's default context by the GPUs' memory (server/sched.go at v0.32.15): 256K from 47 GiB,
 // 32K from 23 GiB, else 4K; never above the model's trained context.
 int64_t ollama_default_context(const Scenario& s) {
-  int64_t memory = s.hardware.memory_bytes * s.devices;
+  int64_t memory = 0;
+  for (const DeviceGroup& group : s.groups()) memory += group.device.memory_bytes * group.count;
   int64_t context = memory >= 47 * kGiB ? 262144 : memory >= 23 * kGiB ? 32768 : 4096;
   return std::min(context, s.model.max_context_tokens);
 }
@@ -50,7 +51,8 @@ void apply_engine_defaults(Scenario& s, bool ubatch_given, std::optional<bool> k
     e.kv_unified = kv_unified.value_or(s.batch == 1);
   }
   if (e.engine == "sglang" && e.mem_fraction_static <= 0) {
-    e.mem_fraction_static = sglang_default_mem_fraction(s.hardware, s.devices);
+    // SGLang's --tp is every rank of a pipeline stage (attention data-parallel ranks included).
+    e.mem_fraction_static = sglang_default_mem_fraction(s.hardware, s.parallel.tensor * s.parallel.data);
   }
   if (e.max_num_batched_tokens <= 0) e.max_num_batched_tokens = vllm_default_batched_tokens(s.hardware);
   if (e.max_num_seqs <= 0) e.max_num_seqs = vllm_default_max_seqs(s.hardware);
@@ -170,6 +172,73 @@ void read_hub_source(JsonReader& reader, const nlohmann::json& request, Scenario
   }
 }
 
+// Several machines: the list's `node` fields, or `nodes` copies of one machine of `devices`
+// devices; and the network between them (request.network, else default_network).
+void read_machines(JsonReader& reader, const nlohmann::json& request, bool listed,
+                   std::vector<DeviceGroup>& groups, Scenario& s, Issues& issues) {
+  int64_t nodes = reader.integer("nodes", 1, kMaxNodes, 1).value_or(1);
+  if (listed) {
+    if (reader.has("devices")) {
+      issues.warning("devices_from_list", "/devices", "The hardware list's counts give the devices; devices is ignored.");
+    }
+    if (nodes > 1) {
+      issues.error("nodes_with_list", "/nodes", "A hardware list names each group's machine with \"node\"; leave nodes out.");
+      return;
+    }
+  }
+  for (int64_t node = 1; node < nodes; ++node) groups.push_back({groups.front().device, s.devices, node});
+  s.devices = 0;
+  int64_t last_node = 0;
+  for (const DeviceGroup& group : groups) {
+    s.devices += group.count;
+    last_node = std::max(last_node, group.node);
+  }
+  if (s.devices > kMaxDevices) {
+    issues.error("too_many_devices", "/nodes", "At most " + std::to_string(kMaxDevices) + " devices in all.");
+    return;
+  }
+  if (groups.size() > 1) s.device_groups = groups;
+  auto network = request.find("network");
+  if (network != request.end() && !network->is_null()) {
+    if (std::optional<NetworkLink> link = resolve_network(*network, "/network", issues)) s.network = *link;
+  } else {
+    s.network = default_network(groups.front().device);
+  }
+  if (last_node == 0 && network != request.end() && !network->is_null()) {
+    issues.warning("network_one_machine", "/network", "One machine: the network is not used.");
+  }
+}
+
+// request.parallel, else the layout each engine documents for its devices: vLLM tensor parallel
+// within a machine and pipeline parallel across machines (docs/serving/parallelism_scaling.md),
+// SGLang tensor parallel over every device (docs/references/multi_node_deployment.md, --tp 16
+// --nnodes 2), the others one tensor-parallel group.
+bool read_parallel(const nlohmann::json& request, Scenario& s, Issues& issues) {
+  ParallelPlan& p = s.parallel;
+  int64_t machines = s.machines();
+  p = ParallelPlan{s.devices, 1, 1, false};
+  if (s.engine.engine == "vllm" && machines > 1 && s.devices % machines == 0) {
+    p.tensor = s.devices / machines;
+    p.pipeline = machines;
+  }
+  auto it = request.find("parallel");
+  if (it == request.end() || it->is_null()) return true;
+  JsonReader reader(*it, "/parallel", issues);
+  if (!reader.valid()) return false;
+  auto tensor = reader.integer("tensor", 1, kMaxDevices, 1);
+  auto pipeline = reader.integer("pipeline", 1, kMaxDevices, 1);
+  auto data = reader.integer("data", 1, kMaxDevices, 1);
+  auto expert = reader.boolean("expert", false);
+  if (!tensor || !pipeline || !data || !expert) return false;
+  p = ParallelPlan{*tensor, *pipeline, *data, *expert};
+  if (p.ranks() != s.devices) {
+    issues.error("bad_parallel", "/parallel",
+                 "tensor x pipeline x data must equal the " + std::to_string(s.devices) + " devices.");
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 std::optional<Scenario> resolve_scenario(const nlohmann::json& request, Issues& issues) {
@@ -259,7 +328,13 @@ std::optional<Scenario> resolve_scenario(const nlohmann::json& request, Issues& 
   nlohmann::json default_hardware = "rtx-4090";
   const nlohmann::json& hardware_value =
       hardware_it == request.end() || hardware_it->is_null() ? default_hardware : *hardware_it;
-  std::optional<Hardware> hardware = resolve_hardware(hardware_value, "/hardware", issues);
+  std::optional<std::vector<DeviceGroup>> groups =
+      resolve_device_groups(hardware_value, "/hardware", s.devices, issues);
+  std::optional<Hardware> hardware;
+  if (groups) {
+    hardware = groups->front().device;
+    read_machines(reader, request, hardware_value.is_array(), *groups, s, issues);
+  }
   if (hardware) s.hardware = *hardware;
 
   s.speed = default_speed_assumptions(speed_calibration_key(s.hardware), s.engine.engine);
@@ -285,6 +360,7 @@ std::optional<Scenario> resolve_scenario(const nlohmann::json& request, Issues& 
   }
   if (issues.has_errors() || !model_ok || !hardware) return std::nullopt;
 
+  if (!read_parallel(request, s, issues)) return std::nullopt;
   apply_engine_defaults(s, ubatch_given, kv_unified);
   if (!prompt_given) s.prompt_tokens = std::min<int64_t>(512, s.context_tokens);
 
@@ -309,6 +385,36 @@ std::optional<Scenario> resolve_scenario(const nlohmann::json& request, Issues& 
   return s;
 }
 
+std::vector<DeviceGroup> Scenario::groups() const {
+  if (!device_groups.empty()) return device_groups;
+  return {{hardware, devices, 0}};
+}
+
+int64_t Scenario::machines() const {
+  int64_t last = 0;
+  for (const DeviceGroup& group : device_groups) last = std::max(last, group.node);
+  return last + 1;
+}
+
+void Scenario::use_devices(const Hardware& device, int64_t count) {
+  hardware = device;
+  devices = count;
+  device_groups.clear();
+  parallel = ParallelPlan{count, 1, 1, false};
+}
+
+namespace {
+
+nlohmann::json groups_json(const std::vector<DeviceGroup>& groups) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const DeviceGroup& group : groups) {
+    out.push_back({{"device", group.device.id}, {"count", group.count}, {"node", group.node}});
+  }
+  return out;
+}
+
+}  // namespace
+
 nlohmann::json scenario_json(const Scenario& s) {
   return {{"model", s.model_id},
           {"weights", s.weights},
@@ -323,6 +429,12 @@ nlohmann::json scenario_json(const Scenario& s) {
           {"engine", s.engine.engine},
           {"hardware", s.hardware.id},
           {"devices", s.devices},
+          {"device_groups", groups_json(s.device_groups)},
+          {"network", s.machines() > 1 ? network_json(s.network) : nlohmann::json(nullptr)},
+          {"parallel", {{"tensor", s.parallel.tensor},
+                        {"pipeline", s.parallel.pipeline},
+                        {"data", s.parallel.data},
+                        {"expert", s.parallel.expert}}},
           {"port", s.port},
           {"hf_repo", s.hf_repo},
           {"hf_file", s.hf_file},

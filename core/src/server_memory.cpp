@@ -9,10 +9,19 @@
 // layers get 0.8 x the full layers' tokens (PR #22389, --swa-full-tokens-ratio).
 // Both: one KV page per 16 tokens; tensor parallel splits KV heads across ranks, but an MLA
 // latent (one head) is stored whole on every rank, as is a KV head shared by several ranks.
+// Several devices (ParallelPlan): pipeline stages hold consecutive layers, split as vLLM's
+// get_pp_indices does (vllm/distributed/utils.py: equal shares, the remainder to the stages
+// before the last, which holds the norm and LM head; the first holds the embedding); data-parallel
+// attention replicas each hold their own sequences' cache; routed experts are spread over
+// tensor x data ranks with expert parallel (and always in SGLang, whose MoE runs over its whole
+// --tp group). The KV pool is sized on every rank and the engine keeps the smallest
+// (vLLM: the minimum of the workers' block counts), so the smallest device bounds a mixed set.
 #include "server_memory.h"
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
+#include <vector>
 
 namespace llmcalc {
 namespace {
@@ -22,7 +31,55 @@ constexpr int64_t kNonTorchBytes = 100 * kMiB;   // "non_torch" growth during pr
 constexpr int64_t kCudaGraphBytes = 400 * kMiB;  // "Estimated CUDA graph memory: 0.14-0.55 GiB total"
 constexpr double kSwaFullTokensRatio = 0.8;      // SGLang --swa-full-tokens-ratio default
 
-int64_t tensor_parallel(const MemoryRequest& request) { return std::max<int64_t>(1, request.devices); }
+// The request's plan when it covers its devices, else one tensor-parallel group of them all.
+ParallelPlan plan_of(const MemoryRequest& request) {
+  int64_t devices = std::max<int64_t>(1, request.devices);
+  if (request.parallel.ranks() == devices) return request.parallel;
+  return ParallelPlan{devices, 1, 1, false};
+}
+
+int64_t tensor_parallel(const MemoryRequest& request) { return plan_of(request).tensor; }
+
+// [first, last) layers of pipeline stage `stage` (vllm/distributed/utils.py get_pp_indices).
+std::pair<int64_t, int64_t> stage_layers(int64_t layers, int64_t stage, int64_t stages) {
+  std::vector<int64_t> sizes(static_cast<std::size_t>(stages), layers / stages);
+  for (int64_t i = 2; i < layers % stages + 2; ++i) ++sizes[static_cast<std::size_t>(stages - i)];
+  int64_t first = 0;
+  for (int64_t k = 0; k < stage; ++k) first += sizes[static_cast<std::size_t>(k)];
+  return {first, first + sizes[static_cast<std::size_t>(stage)]};
+}
+
+// The usable memory of the smallest device: every rank budgets its own, the engine keeps the
+// smallest pool.
+int64_t smallest_usable(const Hardware& hardware, const MemoryRequest& request) {
+  int64_t usable = usable_memory_bytes(hardware, request.engine);
+  for (const Hardware& device : request.device_hardware) {
+    usable = std::min(usable, usable_memory_bytes(device, request.engine));
+  }
+  return usable;
+}
+
+// Weight bytes one rank of pipeline stage `stage` holds.
+int64_t rank_weights(const ModelSpec& model, const WeightPlan& weights, const MemoryRequest& request,
+                     int64_t stage) {
+  ParallelPlan plan = plan_of(request);
+  int64_t shards = expert_shards(plan, request.engine.engine);
+  auto [first, last] = stage_layers(model.n_layers, stage, plan.pipeline);
+  int64_t dense = 0;
+  int64_t experts = 0;
+  int64_t layered = 0;
+  for (std::size_t i = 0; i < weights.layer_dense_bytes.size(); ++i) {
+    layered += weights.layer_dense_bytes[i] + weights.layer_expert_bytes[i];
+    if (static_cast<int64_t>(i) < first || static_cast<int64_t>(i) >= last) continue;
+    dense += weights.layer_dense_bytes[i];
+    experts += weights.layer_expert_bytes[i];
+  }
+  // Embedding and what is not in a layer (encoders, norms) on the first stage, the head on the last.
+  int64_t rest = weights.total_bytes - layered - weights.output_layer_bytes;
+  if (stage == 0) dense += rest;
+  if (stage == plan.pipeline - 1) dense += weights.output_layer_bytes;
+  return dense / plan.tensor + experts / shards;
+}
 
 int64_t max_ffn_width(const ModelSpec& model) {
   int64_t width = 0;
@@ -50,12 +107,16 @@ struct PoolShape {
   int64_t swa_per_token = 0;   // sliding layers' bytes per token (SGLang's SWA pool)
 };
 
-PoolShape pool_shape(const ModelSpec& model, const MemoryRequest& request, int64_t context) {
-  int64_t ranks = tensor_parallel(request);
-  int64_t sequences = std::max<int64_t>(1, request.sequences);
+// One rank of pipeline stage `stage`: its layers, KV heads split over the tensor ranks, and the
+// sequences of its data-parallel replica.
+PoolShape pool_shape(const ModelSpec& model, const MemoryRequest& request, int64_t context, int64_t stage) {
+  ParallelPlan plan = plan_of(request);
+  int64_t ranks = plan.tensor;
+  int64_t sequences = (std::max<int64_t>(1, request.sequences) + plan.data - 1) / plan.data;
+  auto [first, last] = stage_layers(model.n_layers, stage, plan.pipeline);
   PoolShape shape;
-  for (const LayerSpec& layer : model.layers) {
-    AttentionGeometry a = rank_share(layer.attention, ranks);
+  for (int64_t i = first; i < last; ++i) {
+    AttentionGeometry a = rank_share(model.layers[static_cast<std::size_t>(i)].attention, ranks);
     int64_t row = kv_row_bytes(model, a, request.kv_type, KvLayout::paged);
     if (a.indexer_head_dim > 0) row += a.indexer_head_dim + 4 * ((a.indexer_head_dim + 127) / 128);
     switch (a.kind) {
@@ -89,6 +150,10 @@ int64_t activation_peak(const ModelSpec& model, const Hardware& hardware, const 
 }
 
 }  // namespace
+
+int64_t expert_shards(const ParallelPlan& plan, const std::string& engine) {
+  return engine == "sglang" || plan.expert ? plan.tensor * plan.data : plan.tensor;
+}
 
 int64_t vllm_default_batched_tokens(const Hardware& hardware) {
   // `vllm serve`: 8192 on GPUs with 70 GiB or more other than the A100 (PR #17885), raised to
@@ -130,55 +195,71 @@ double sglang_default_mem_fraction(const Hardware& hardware, int64_t tp) {
 ServerPool server_pool(const ModelSpec& model, const WeightPlan& weights, const Hardware& hardware,
                        const MemoryRequest& request, int64_t context_tokens) {
   const EngineSettings& engine = request.engine;
-  int64_t ranks = tensor_parallel(request);
-  PoolShape shape = pool_shape(model, request, context_tokens);
-  int64_t weights_per_rank = weights.total_bytes / ranks;
-  ServerPool pool;
-  pool.fixed_bytes = shape.window + shape.state;
-  pool.bytes_per_token = shape.per_token;
-  if (engine.engine == "sglang") {
-    // SGLang: the sliding pool holds 0.8 x the full pool's tokens beside it.
-    pool.bytes_per_token += static_cast<int64_t>(kSwaFullTokensRatio * static_cast<double>(shape.swa_per_token));
-    pool.fixed_bytes = shape.state;
-    double total = static_cast<double>(usable_memory_bytes(hardware, engine));
-    double fraction = engine.mem_fraction_static;
-    pool.pool_bytes = static_cast<int64_t>(fraction * total) - weights_per_rank - pool.fixed_bytes;
-  } else if (engine.kv_cache_memory_bytes > 0) {
-    pool.pool_bytes = engine.kv_cache_memory_bytes - pool.fixed_bytes;
-  } else {
-    pool.pool_bytes = usable_memory_bytes(hardware, engine) - weights_per_rank -
-                      activation_peak(model, hardware, request) - kNonTorchBytes - kCudaGraphBytes -
-                      pool.fixed_bytes;
+  ParallelPlan plan = plan_of(request);
+  int64_t usable = smallest_usable(hardware, request);
+  ServerPool limiting;
+  double fewest_tokens = -1;
+  int64_t total = 0;
+  for (int64_t stage = 0; stage < plan.pipeline; ++stage) {
+    PoolShape shape = pool_shape(model, request, context_tokens, stage);
+    int64_t weights_per_rank = rank_weights(model, weights, request, stage);
+    ServerPool pool;
+    pool.fixed_bytes = shape.window + shape.state;
+    pool.bytes_per_token = shape.per_token;
+    if (engine.engine == "sglang") {
+      // SGLang: the sliding pool holds 0.8 x the full pool's tokens beside it.
+      pool.bytes_per_token += static_cast<int64_t>(kSwaFullTokensRatio * static_cast<double>(shape.swa_per_token));
+      pool.fixed_bytes = shape.state;
+      double fraction = engine.mem_fraction_static;
+      pool.pool_bytes = static_cast<int64_t>(fraction * static_cast<double>(usable)) - weights_per_rank - pool.fixed_bytes;
+    } else if (engine.kv_cache_memory_bytes > 0) {
+      pool.pool_bytes = engine.kv_cache_memory_bytes - pool.fixed_bytes;
+    } else {
+      pool.pool_bytes = usable - weights_per_rank - activation_peak(model, hardware, request) - kNonTorchBytes -
+                        kCudaGraphBytes - pool.fixed_bytes;
+    }
+    pool.pool_bytes = std::max<int64_t>(0, pool.pool_bytes);
+    total += pool.pool_bytes * plan.tensor * plan.data;
+    double tokens = pool.bytes_per_token > 0 ? static_cast<double>(pool.pool_bytes) / static_cast<double>(pool.bytes_per_token) : 0.0;
+    if (fewest_tokens < 0 || tokens < fewest_tokens) {
+      fewest_tokens = tokens;
+      limiting = pool;
+    }
   }
-  pool.pool_bytes = std::max<int64_t>(0, pool.pool_bytes);
-  return pool;
+  limiting.total_pool_bytes = total;
+  limiting.replicas = plan.data;
+  return limiting;
 }
 
 EngineTotals server_totals(const ModelSpec& model, const WeightPlan& weights, const Hardware& hardware,
                            const MemoryRequest& request, int64_t context_tokens) {
   const EngineSettings& engine = request.engine;
+  ParallelPlan plan = plan_of(request);
   EngineTotals t;
-  int64_t ranks = tensor_parallel(request);
   int64_t paged = (context_tokens + kPageTokens - 1) / kPageTokens * kPageTokens;
   t.kv = kv_cache_bytes(model, request.kv_type, engine_kv_request(request, context_tokens));
-  PoolShape shape = pool_shape(model, request, paged);
-  int64_t sequences = std::max<int64_t>(1, request.sequences);
-  int64_t usable = usable_memory_bytes(hardware, engine);
-  DeviceMemory share;
-  share.weights_bytes = weights.total_bytes / ranks;
-  share.kv_cache_bytes = shape.per_token * paged * sequences + shape.window + shape.state;
-  if (engine.engine == "sglang") {
-    // Activations and graphs live in the (1 - mem_fraction_static) share.
-    share.compute_bytes = static_cast<int64_t>((1.0 - engine.mem_fraction_static) * static_cast<double>(usable));
-  } else {
-    share.compute_bytes = activation_peak(model, hardware, request);
-    t.runtime = (kNonTorchBytes + kCudaGraphBytes) * ranks;
+  int64_t sequences = (std::max<int64_t>(1, request.sequences) + plan.data - 1) / plan.data;
+  int64_t usable = smallest_usable(hardware, request);
+  int64_t compute = engine.engine == "sglang"
+                        // Activations and graphs live in the (1 - mem_fraction_static) share.
+                        ? static_cast<int64_t>((1.0 - engine.mem_fraction_static) * static_cast<double>(usable))
+                        : activation_peak(model, hardware, request);
+  int64_t runtime = engine.engine == "sglang" ? 0 : kNonTorchBytes + kCudaGraphBytes;
+  // Ranks in order: stage by stage, each stage's data replicas x tensor ranks.
+  for (int64_t stage = 0; stage < plan.pipeline; ++stage) {
+    PoolShape shape = pool_shape(model, request, paged, stage);
+    auto [first, last] = stage_layers(model.n_layers, stage, plan.pipeline);
+    DeviceMemory share;
+    share.weights_bytes = rank_weights(model, weights, request, stage);
+    share.kv_cache_bytes = shape.per_token * paged * sequences + shape.window + shape.state;
+    share.compute_bytes = compute;
+    share.total_bytes = share.weights_bytes + share.kv_cache_bytes + share.compute_bytes + runtime;
+    share.usable_bytes = usable;
+    share.layers = last - first;
+    for (int64_t k = 0; k < plan.tensor * plan.data; ++k) t.devices.push_back(share);
   }
-  share.total_bytes = share.weights_bytes + share.kv_cache_bytes + share.compute_bytes + t.runtime / ranks;
-  share.usable_bytes = usable;
-  share.layers = model.n_layers;
-  t.compute = share.compute_bytes * ranks;
-  t.devices.assign(static_cast<std::size_t>(ranks), share);
+  t.compute = compute * plan.ranks();
+  t.runtime = runtime * plan.ranks();
   t.host = DeviceMemory{};
   finish_totals(t, false);
   return t;

@@ -13,11 +13,14 @@ EngineTotals server_totals(const ModelSpec& model, const WeightPlan& weights, co
                            const MemoryRequest& request, int64_t context_tokens);
 
 /// Bytes the KV pool on one device can give, and what one more token of context costs there
-/// (tensor parallel shards KV heads, never an MLA latent or a head shared by several ranks).
+/// (tensor parallel shards KV heads, never an MLA latent or a head shared by several ranks), on
+/// the rank whose pool holds the fewest tokens (pipeline stages differ).
 struct ServerPool {
   int64_t pool_bytes = 0;           // per device
   int64_t bytes_per_token = 0;      // per device
   int64_t fixed_bytes = 0;          // per device: recurrent states and sliding windows
+  int64_t total_pool_bytes = 0;     // every rank's pool
+  int64_t replicas = 1;             // data-parallel replicas, each with its own pool of tokens
 };
 ServerPool server_pool(const ModelSpec& model, const WeightPlan& weights, const Hardware& hardware,
                        const MemoryRequest& request, int64_t context_tokens);

@@ -8,6 +8,7 @@
 #include <map>
 
 #include "llmcalc/embedded_data.h"
+#include "llmcalc/network.h"
 
 namespace llmcalc {
 
@@ -94,79 +95,197 @@ SpeedAssumptions lookup_speed_assumptions(const std::string& key, const std::str
   return a;
 }
 
+namespace {
+
+// One device's effective rates at the assumptions' efficiencies: memory bandwidth, dense FP16
+// compute, and the matmul peak prefill runs at (quantized weights: llama.cpp's integer kernels
+// against dense INT8, 2 x FP16 when INT8 is unknown).
+struct Rates {
+  double bandwidth = 0;
+  double compute = 0;
+  double matmul = 0;
+};
+
+Rates rates_of(const Hardware& h, const SpeedAssumptions& a, bool quantized) {
+  double matmul_peak = quantized ? (h.int8_ops_per_s > 0 ? h.int8_ops_per_s : 2.0 * h.fp16_flops_per_s)
+                                 : h.fp16_flops_per_s;
+  return {h.memory_bandwidth_bytes_per_s * a.bandwidth_efficiency, h.fp16_flops_per_s * a.compute_efficiency,
+          matmul_peak * (quantized ? a.quantized_compute_efficiency : a.compute_efficiency)};
+}
+
+// A link between the devices of one machine: its bandwidth and the latency of a small NCCL
+// all-reduce. Cards whose only link is PCIe: an all-reduce of 8 bytes takes 42.6 us on 8 RTX
+// 4090s and 54.2 us on 8 RTX 3090s (all_reduce_perf output in NVIDIA/nccl issues #1530 and
+// #1439), so 48 us, the mean of the two, at PCIe 4.0 x16's 31.5 GB/s per direction; NVLink-class
+// links 10 us, their bytes at the link's rate when it is known.
+struct Link {
+  double bandwidth = 0;
+  double latency = 0;
+};
+
+Link device_link(const Hardware& hardware) {
+  bool pcie = hardware.interconnect_bytes_per_s <= 0 &&
+              (hardware.interconnect_kind.empty() || hardware.interconnect_kind.rfind("PCIe", 0) == 0);
+  return pcie ? Link{31.5e9, 48e-6} : Link{hardware.interconnect_bytes_per_s, 10e-6};
+}
+
+double send_seconds(const Link& link, double bytes) {
+  return link.latency + (link.bandwidth > 0 ? bytes / link.bandwidth : 0.0);
+}
+
+// What the step of each engine path needs from the model and the request.
+struct Work {
+  double dense_bytes = 0;      // weights read whatever the batch: all but routed experts and embeddings
+  double embd_row = 0;         // bytes of one embedding row (read per token)
+  double kv_per_sequence = 0;  // KV read per decoded token of one sequence
+  double flops_per_token = 0;
+  double offloaded = 0;        // bytes a step reads from system RAM
+  double host_time = 0;        // seconds to read them
+  // Routed-expert bytes a step touches when `tokens` tokens select experts: up to all of them.
+  const WeightPlan* weights = nullptr;
+  double experts_for(double tokens) const {
+    if (weights->expert_bytes <= 0) return 0.0;
+    double share = static_cast<double>(weights->active_expert_bytes) / static_cast<double>(weights->expert_bytes);
+    return std::min(1.0, share * tokens) * static_cast<double>(weights->expert_bytes);
+  }
+};
+
+struct Step {
+  double seconds = 0;        // one decode step of a sequence
+  bool compute_bound = false;
+  double draft_bandwidth = 0;  // where MTP drafts read their weights
+};
+
+// llama.cpp's layer split (-sm layer): the devices run one after another, each over its share of
+// the layers; devices on other machines (RPC, ggml-rpc.cpp) each cost a round trip per step: the
+// head sends the hidden state and the KQ mask (f32, context x batch) with SET_TENSOR and
+// GRAPH_RECOMPUTE (no reply) and reads the result back with GET_TENSOR (a reply).
+Step layer_split_step(const ModelSpec& model, const SpeedRequest& r, const Work& w, double batch,
+                      const std::vector<SpeedRequest::SplitDevice>& split, bool quantized) {
+  Step step;
+  double device_bytes = std::max(0.0, w.dense_bytes + w.experts_for(batch) + w.embd_row * batch +
+                                          w.kv_per_sequence * batch - w.offloaded);
+  double memory = 0;
+  double compute = 0;
+  for (const SpeedRequest::SplitDevice& d : split) {
+    Rates rates = rates_of(d.hardware, r.assumptions, quantized);
+    double m = d.share * device_bytes / rates.bandwidth;
+    double c = rates.compute > 0 ? d.share * w.flops_per_token * batch / rates.compute : 0.0;
+    step.seconds += std::max(m, c);
+    memory += m;
+    compute += c;
+    if (d.node != 0) {
+      double bytes = 2.0 * static_cast<double>(model.hidden_size) * 4.0 * batch +
+                     4.0 * static_cast<double>(r.context_tokens) * batch;
+      step.seconds += 2.0 * r.network.latency_s + (r.network.bandwidth_bytes_per_s > 0 ? bytes / r.network.bandwidth_bytes_per_s : 0.0);
+    }
+  }
+  step.seconds += w.host_time;
+  step.compute_bound = compute > memory;
+  step.draft_bandwidth = rates_of(split.back().hardware, r.assumptions, quantized).bandwidth;
+  return step;
+}
+
+// vLLM / SGLang: `tensor` ranks share each layer (two all-reduces per layer, Megatron-LM, Shoeybi
+// 2019), `pipeline` stages run one after another (vLLM keeps one micro-batch per stage in flight,
+// so each stage serves batch / pipeline sequences), `data` replicas decode their own sequences
+// while routed experts spread over tensor x data ranks exchange tokens in two all-to-alls per MoE
+// layer (dispatch and combine). Links: the machine's own within it, the network across machines.
+Step tensor_parallel_step(const ModelSpec& model, const Hardware& hardware, const SpeedRequest& r,
+                          const Work& w, double batch, bool quantized) {
+  ParallelPlan plan = r.parallel;
+  int64_t devices = std::max<int64_t>(1, r.devices);
+  if (plan.ranks() != devices) plan = ParallelPlan{devices, 1, 1, false};
+  double tensor = static_cast<double>(plan.tensor);
+  double stages = static_cast<double>(plan.pipeline);
+  double shards = static_cast<double>(std::max<int64_t>(plan.tensor, r.expert_shards));
+  int64_t machines = std::max<int64_t>(1, r.machines);
+  int64_t per_machine = (devices + machines - 1) / machines;
+  double replica = std::ceil(batch / static_cast<double>(plan.data));
+  double micro = stages > 1 ? std::max(1.0, std::ceil(replica / stages)) : replica;
+
+  Rates rates = rates_of(hardware, r.assumptions, quantized);
+  double rank_bytes = (w.dense_bytes + w.embd_row * micro + w.kv_per_sequence * micro) / tensor +
+                      w.experts_for(micro * static_cast<double>(plan.data)) / shards;
+  double memory = std::max(0.0, rank_bytes - w.offloaded / tensor) / stages / rates.bandwidth;
+  double compute = rates.compute > 0 ? w.flops_per_token * micro / (tensor * stages) / rates.compute : 0.0;
+  Step step;
+  step.seconds = stages * std::max(memory, compute) + w.host_time;
+  step.compute_bound = compute > memory;
+  step.draft_bandwidth = rates.bandwidth * tensor;
+  if (hardware.kind != "discrete" || devices <= 1) return step;
+
+  Link inside = device_link(hardware);
+  Link across{r.network.bandwidth_bytes_per_s, cross_node_collective_seconds()};
+  double hidden = static_cast<double>(model.hidden_size);
+  int64_t moe_layers = 0;
+  int64_t top_k = 0;
+  for (const LayerSpec& layer : model.layers) {
+    if (!layer.mlp.moe) continue;
+    ++moe_layers;
+    top_k = std::max(top_k, layer.mlp.n_experts_active);
+  }
+  bool all_to_all = shards > tensor && moe_layers > 0;
+  if (plan.tensor > 1) {
+    double reduces = static_cast<double>(2 * model.n_layers - (all_to_all ? moe_layers : 0));
+    double bytes = hidden * 2.0 * micro * 2.0 * (tensor - 1.0) / tensor;
+    step.seconds += reduces * send_seconds(plan.tensor > per_machine ? across : inside, bytes);
+  }
+  if (all_to_all) {
+    double bytes = micro * hidden * static_cast<double>(top_k) * 2.0 * (shards - 1.0) / shards;
+    Link link = shards > static_cast<double>(per_machine) ? across : inside;
+    step.seconds += 2.0 * static_cast<double>(moe_layers) * send_seconds(link, bytes);
+  }
+  if (plan.pipeline > 1) {
+    double bytes = hidden * 2.0 * micro;
+    int64_t crossings = std::min(plan.pipeline, machines) - 1;
+    Link network{r.network.bandwidth_bytes_per_s, r.network.latency_s};
+    step.seconds += static_cast<double>(crossings) * send_seconds(network, bytes) +
+                    static_cast<double>(plan.pipeline - 1 - crossings) * send_seconds(inside, bytes);
+  }
+  return step;
+}
+
+}  // namespace
+
 SpeedEstimate estimate_speed(const ModelSpec& model, const WeightPlan& weights,
                              const Hardware& hardware, const SpeedRequest& request) {
   SpeedEstimate out;
   const SpeedAssumptions& a = request.assumptions;
   double devices = static_cast<double>(std::max<int64_t>(1, request.devices));
   double batch = static_cast<double>(std::max<int64_t>(1, request.batch));
+  bool quantized = weights.bits_per_weight() < 12.0;
 
   // Weights read per decode step: everything but unselected experts and the embedding table
   // (one row per token). With a batch, more distinct experts are touched, up to all of them.
-  double embd_row = model.vocab_size > 0 ? static_cast<double>(weights.token_embd_bytes) /
-                                               static_cast<double>(model.vocab_size)
-                                         : 0.0;
-  double expert_share = weights.expert_bytes > 0
-                            ? std::min(1.0, static_cast<double>(weights.active_expert_bytes) /
-                                                static_cast<double>(weights.expert_bytes) * batch)
-                            : 0.0;
-  double weight_bytes = static_cast<double>(weights.text_bytes - weights.token_embd_bytes -
-                                            weights.expert_bytes) +
-                        expert_share * static_cast<double>(weights.expert_bytes) + embd_row * batch;
-  double kv_bytes = kv_read_bytes(model, request.kv_type, request.context_tokens) * batch;
-  out.bytes_per_token = (weight_bytes + kv_bytes) / batch;
-
+  Work w;
+  w.weights = &weights;
+  w.embd_row = model.vocab_size > 0 ? static_cast<double>(weights.token_embd_bytes) /
+                                          static_cast<double>(model.vocab_size)
+                                    : 0.0;
+  w.dense_bytes = static_cast<double>(weights.text_bytes - weights.token_embd_bytes - weights.expert_bytes);
+  w.kv_per_sequence = kv_read_bytes(model, request.kv_type, request.context_tokens);
   double active_matmul_params = static_cast<double>(model.params.active - model.params.embedding);
-  out.flops_per_token = 2.0 * active_matmul_params +
-                        attention_flops_per_token(model, request.context_tokens);
-
-  // Tensor parallel adds the devices' bandwidth and compute; a layer split runs them in turn, so
-  // one token still streams every weight at one device's speed.
-  double parallel = request.tensor_parallel ? devices : 1.0;
-  double bandwidth = hardware.memory_bandwidth_bytes_per_s * a.bandwidth_efficiency * parallel;
-  double compute = hardware.fp16_flops_per_s * a.compute_efficiency * parallel;
-  bool quantized = weights.bits_per_weight() < 12.0;
-  double matmul_peak = quantized ? (hardware.int8_ops_per_s > 0 ? hardware.int8_ops_per_s
-                                                                : 2.0 * hardware.fp16_flops_per_s)
-                                 : hardware.fp16_flops_per_s;
-  double matmul_efficiency = quantized ? a.quantized_compute_efficiency : a.compute_efficiency;
-  // A layer split pipelines the ubatch chunks of each n_batch through the devices (llama.cpp
-  // enables pipeline parallelism when n_batch > n_ubatch): c chunks on d stages take c + d - 1
-  // stage times instead of c x d.
-  double ubatch = static_cast<double>(std::max<int64_t>(1, request.ubatch_tokens));
-  double chunks = std::min(std::ceil(static_cast<double>(std::max<int64_t>(1, request.prompt_tokens)) / ubatch),
-                           std::max(1.0, std::floor(static_cast<double>(request.batch_tokens) / ubatch)));
-  double prefill_parallel =
-      request.tensor_parallel ? devices : chunks * devices / (chunks + devices - 1.0);
-  double prefill_compute = matmul_peak * matmul_efficiency * prefill_parallel;
+  w.flops_per_token = 2.0 * active_matmul_params + attention_flops_per_token(model, request.context_tokens);
+  out.flops_per_token = w.flops_per_token;
+  out.bytes_per_token = (w.dense_bytes + w.experts_for(batch) + w.embd_row * batch + w.kv_per_sequence * batch) / batch;
   // Offloaded parts stream from system RAM after the device's share (llama.cpp runs them on the
   // CPU, layer by layer).
-  double offloaded = static_cast<double>(request.offloaded_read_bytes_per_token) * batch;
-  double host_time = 0;
-  if (offloaded > 0) {
+  w.offloaded = static_cast<double>(request.offloaded_read_bytes_per_token) * batch;
+  if (w.offloaded > 0) {
     double cpu_efficiency = default_speed_assumptions("cpu", "llama.cpp").bandwidth_efficiency;
-    host_time = offloaded / (request.system_memory_bandwidth_bytes_per_s * cpu_efficiency);
+    w.host_time = w.offloaded / (request.system_memory_bandwidth_bytes_per_s * cpu_efficiency);
   }
-  double memory_time = std::max(0.0, weight_bytes + kv_bytes - offloaded) / bandwidth + host_time;
-  double compute_time = compute > 0 ? out.flops_per_token * batch / compute : 0.0;
-  // Tensor parallel: two all-reduces of the hidden state per layer (Megatron-LM, Shoeybi 2019),
-  // 10 us each over NVLink-class links (their bytes at the link's rate when it is known). Cards
-  // whose only link is PCIe: a NCCL all-reduce of 8 bytes takes 42.6 us on 8 RTX 4090s and
-  // 54.2 us on 8 RTX 3090s (all_reduce_perf output in NVIDIA/nccl issues #1530 and #1439), so
-  // 48 us, the mean of the two, at PCIe 4.0 x16's 31.5 GB/s per direction.
-  double comm_time = 0;
-  if (request.tensor_parallel && devices > 1 && hardware.kind == "discrete") {
-    bool pcie = hardware.interconnect_bytes_per_s <= 0 &&
-                (hardware.interconnect_kind.empty() || hardware.interconnect_kind.rfind("PCIe", 0) == 0);
-    double link = pcie ? 31.5e9 : hardware.interconnect_bytes_per_s;
-    double bytes = 2.0 * static_cast<double>(model.n_layers) * static_cast<double>(model.hidden_size) *
-                   2.0 * batch * 2.0 * (devices - 1) / devices;
-    comm_time = (link > 0 ? bytes / link : 0.0) +
-                2.0 * static_cast<double>(model.n_layers) * (pcie ? 48e-6 : 10e-6);
+
+  // A layer split without a list: identical devices with equal shares.
+  std::vector<SpeedRequest::SplitDevice> split = request.split;
+  if (!request.tensor_parallel && split.empty()) {
+    split.assign(static_cast<std::size_t>(devices), {hardware, 1.0 / devices, 0});
   }
-  double step = std::max(memory_time, compute_time) + comm_time +
-                a.per_layer_overhead_s * static_cast<double>(model.n_layers);
-  out.bound = compute_time > memory_time ? "compute" : "memory";
+  Step decode = request.tensor_parallel ? tensor_parallel_step(model, hardware, request, w, batch, quantized)
+                                        : layer_split_step(model, request, w, batch, split, quantized);
+  double step = decode.seconds + a.per_layer_overhead_s * static_cast<double>(model.n_layers);
+  out.bound = decode.compute_bound ? "compute" : "memory";
   if (request.mtp_draft_tokens > 0 && model.mtp_layers > 0) {
     // Speculative decoding with the model's MTP layers (llama.cpp PR #22673): each step drafts k
     // tokens, each draft reading the MTP layers and the output head, then verifies k + 1 in one
@@ -177,7 +296,7 @@ SpeedEstimate estimate_speed(const ModelSpec& model, const WeightPlan& weights,
     double accepted = (1.0 - std::pow(acceptance, k + 1.0)) / (1.0 - acceptance);
     double draft_bytes = static_cast<double>(weights.mtp_bytes) +
                          static_cast<double>(std::max(weights.output_layer_bytes, weights.token_embd_bytes));
-    double draft_time = draft_bytes / bandwidth + a.per_layer_overhead_s * static_cast<double>(model.mtp_layers);
+    double draft_time = draft_bytes / decode.draft_bandwidth + a.per_layer_overhead_s * static_cast<double>(model.mtp_layers);
     out.mtp_speedup = accepted * step / (step + k * draft_time);
     step /= out.mtp_speedup;
   }
@@ -187,21 +306,53 @@ SpeedEstimate estimate_speed(const ModelSpec& model, const WeightPlan& weights,
   out.decode_high = out.decode_tokens_per_s * (1.0 + a.band_fraction);
 
   // Prefill: compute for the prompt (attention over the growing prefix: average span p/2),
-  // plus one pass over the weights.
+  // plus one pass over the weights. Without flash attention each layer writes the f32 KQ scores,
+  // softmaxes them in place and reads them for V: about 3 x 4 bytes per head, query and key.
   double prompt = static_cast<double>(std::max<int64_t>(1, request.prompt_tokens));
   double prefill_flops =
       prompt * (2.0 * active_matmul_params +
                 attention_flops_per_token(model, request.context_tokens + request.prompt_tokens / 2));
-  if (prefill_compute <= 0) return out;  // no compute figure for this device: prefill unknown (0)
-  // Without flash attention each layer writes the f32 KQ scores, softmaxes them in place and
-  // reads them for V: about 3 x 4 bytes per head, query and key.
   double kq_traffic = 0;
   if (!request.flash_attention) {
     kq_traffic = 12.0 * prompt *
                  attention_scores_per_token(model, request.context_tokens + request.prompt_tokens / 2);
   }
-  double prefill_time = prefill_flops / prefill_compute +
-                        (static_cast<double>(weights.text_bytes) + kq_traffic) / (bandwidth * prefill_parallel);
+  double pass_bytes = static_cast<double>(weights.text_bytes) + kq_traffic;
+  double prefill_time = 0;
+  if (request.tensor_parallel) {
+    // One prompt runs through the stages in turn, each stage's tensor ranks together.
+    ParallelPlan plan = request.parallel.ranks() == static_cast<int64_t>(devices) ? request.parallel
+                                                                                  : ParallelPlan{static_cast<int64_t>(devices), 1, 1, false};
+    Rates rates = rates_of(hardware, a, quantized);
+    double tensor = static_cast<double>(plan.tensor);
+    if (rates.matmul <= 0) return out;  // no compute figure for this device: prefill unknown (0)
+    prefill_time = prefill_flops / (rates.matmul * tensor) + pass_bytes / (rates.bandwidth * tensor);
+  } else {
+    // A layer split pipelines the ubatch chunks of each n_batch through the devices (llama.cpp
+    // enables pipeline parallelism when n_batch > n_ubatch): chunk c enters device d when the
+    // chunk before it has left, so c chunks take the devices' times for one chunk plus c - 1 of
+    // the slowest device's. Each chunk pays the remote devices' round trips.
+    double ubatch = static_cast<double>(std::max<int64_t>(1, request.ubatch_tokens));
+    double chunks = std::min(std::ceil(prompt / ubatch),
+                             std::max(1.0, std::floor(static_cast<double>(request.batch_tokens) / ubatch)));
+    double one_chunk = 0;
+    double slowest = 0;
+    double round_trips = 0;
+    for (const SpeedRequest::SplitDevice& d : split) {
+      Rates rates = rates_of(d.hardware, a, quantized);
+      if (rates.matmul <= 0) return out;
+      double seconds = d.share * (prefill_flops / rates.matmul + pass_bytes / rates.bandwidth) / chunks;
+      one_chunk += seconds;
+      slowest = std::max(slowest, seconds);
+      if (d.node != 0) {
+        double bytes = (2.0 * static_cast<double>(model.hidden_size) * 4.0 +
+                        4.0 * static_cast<double>(request.context_tokens)) * std::min(prompt, ubatch);
+        round_trips += 2.0 * request.network.latency_s +
+                       (request.network.bandwidth_bytes_per_s > 0 ? bytes / request.network.bandwidth_bytes_per_s : 0.0);
+      }
+    }
+    prefill_time = one_chunk + (chunks - 1.0) * slowest + std::ceil(prompt / ubatch) * round_trips;
+  }
   out.prefill_tokens_per_s = prompt / prefill_time;
   out.prefill_low = out.prefill_tokens_per_s * (1.0 - a.band_fraction);
   out.prefill_high = out.prefill_tokens_per_s * (1.0 + a.band_fraction);

@@ -196,10 +196,17 @@ std::optional<WeightPlan> place_tensors(const ModelSpec& model, const std::strin
   // BF16 and FP16 are checkpoint formats; their GGUF twins are spelled F16 / BF16 via GGUF rules
   // only when the name is not a checkpoint id.
   if (checkpoint) {
+    // The MTP layers ship in the checkpoint, but no engine loads them without MTP drafting
+    // (vLLM's and SGLang's model classes skip them, as mlx-lm's sanitize and transformers'
+    // ignored keys do): kept apart, as for GGUF files.
     for (std::size_t i = 0; i < model.tensors.size(); ++i) {
       std::string storage;
       int64_t bytes = checkpoint_tensor_bytes(model.tensors[i], *checkpoint, storage);
-      add(i, storage, bytes);
+      if (model.tensors[i].part == ModelPart::mtp) {
+        plan.mtp_bytes += bytes;
+      } else {
+        add(i, storage, bytes);
+      }
     }
     return plan;
   }

@@ -61,7 +61,8 @@ TEST_CASE("Each engine's command carries the scenario's values", "[commands]") {
 
   const auto& sglang = c["sglang"]["flags"];
   CHECK(sglang["--context-length"] == "32768");
-  CHECK(sglang["--tp"] == "2");
+  // --tp-size, as server_args.py declares it (--tp only works as an argparse abbreviation).
+  CHECK(sglang["--tp-size"] == "2");
   CHECK(c["sglang"]["command"].get<std::string>().rfind("sglang serve ", 0) == 0);
 
   // No number in any command that the scenario did not produce.
@@ -77,12 +78,13 @@ TEST_CASE("Each engine's command carries the scenario's values", "[commands]") {
 
 TEST_CASE("llama.cpp command: flags only where they differ from llama-server's defaults", "[commands][engines]") {
   // One sequence: no -np (llama-server's 4 automatic slots on a unified cache), no -ngl (--fit),
-  // no -fa / -ub / cache types / port at their defaults; -c the requested context.
+  // no -fa / -ub / cache types at their defaults; -c the requested context; --port always, as
+  // llama-server's default moves from 8080 to 9931 (PR #26508).
   auto plain = commands_for({{"model", "llama-3.1-8b"}, {"weights", "Q4_K_M"}, {"context_tokens", 16384}});
   const auto& flags = plain["llama.cpp"]["flags"];
   std::string source = flags.contains("-hf") ? "-hf " + flags["-hf"].get<std::string>()
                                              : "-m " + flags["-m"].get<std::string>();
-  CHECK(plain["llama.cpp"]["command"] == "llama-server " + source + " -c 16384");
+  CHECK(plain["llama.cpp"]["command"] == "llama-server " + source + " -c 16384 --port 8080");
   // Context left to the engine (0): no -c at all, and vLLM's --max-model-len auto.
   auto automatic = commands_for({{"model", "llama-3.1-8b"}, {"weights", "Q4_K_M"}, {"context_tokens", 0}});
   CHECK_FALSE(automatic["llama.cpp"]["flags"].contains("-c"));

@@ -29,9 +29,30 @@ struct Hardware {
   double price_used_usd = -1;  // indicative second-hand price (< 0: unknown), see data/devices
 };
 
-/// Resolves request.hardware (string id or object). Errors are recorded at `path`.
+/// Resolves one device: a catalog id (string) or an inline object. Errors are recorded at `path`.
 std::optional<Hardware> resolve_hardware(const nlohmann::json& value, const std::string& path,
                                          Issues& issues);
+
+/// Identical devices in one machine: `count` of `device` in machine `node` (0 is the head, where
+/// llama-server, the Ray head or SGLang's rank 0 runs).
+struct DeviceGroup {
+  Hardware device;
+  int64_t count = 1;
+  int64_t node = 0;
+};
+
+/// request.hardware as device groups: an id or an object (one group of `count` devices), or a
+/// list of {"device": id or object, "count": n, "node": k}. Every machine from 0 to the highest
+/// node must hold a group. Errors are recorded at `path`.
+std::optional<std::vector<DeviceGroup>> resolve_device_groups(const nlohmann::json& value,
+                                                              const std::string& path,
+                                                              int64_t count, Issues& issues);
+
+/// The devices one by one with the machine of each in `nodes_out`: machine by machine, or with
+/// `remote_first` in the order llama.cpp lists them (src/llama.cpp at b10256: the devices of other
+/// machines, reached over RPC, first "to minimize network transfers", then the head's).
+std::vector<Hardware> device_sequence(const std::vector<DeviceGroup>& groups, bool remote_first,
+                                      std::vector<int64_t>* nodes_out);
 
 /// A catalog device record (data/devices/<id>.json) in SI units.
 Hardware hardware_from_record(const nlohmann::json& record);
@@ -43,6 +64,10 @@ const std::vector<Hardware>& catalog_hardware();
 const Hardware* find_catalog_hardware(const std::string& id);
 
 nlohmann::json hardware_json(const Hardware& hardware);
+
+/// Request limit (issue #11): up to 1024 devices in all.
+constexpr int64_t kMaxDevices = 1024;
+constexpr int64_t kMaxNodes = 64;  // machines
 
 constexpr int64_t kGiB = int64_t{1} << 30;
 constexpr int64_t kMiB = int64_t{1} << 20;

@@ -42,6 +42,23 @@ struct EngineSettings {
   int64_t mtp_draft_tokens = 2;            // --spec-draft-n-max with MTP
 };
 
+/// How vLLM and SGLang spread a model over the devices: `tensor` ranks share each layer,
+/// `pipeline` stages hold consecutive layers, `data` replicas each serve their own sequences with
+/// whole attention (vLLM --data-parallel-size, SGLang --enable-dp-attention --dp); routed experts
+/// are spread over tensor x data ranks with `expert` (vLLM --enable-expert-parallel; SGLang
+/// always shards its MoE over the whole --tp group), else over the tensor ranks.
+struct ParallelPlan {
+  int64_t tensor = 1;
+  int64_t pipeline = 1;
+  int64_t data = 1;
+  bool expert = false;
+  int64_t ranks() const { return tensor * pipeline * data; }
+};
+
+/// Ranks the routed experts of a layer spread over: tensor x data with expert parallel, and in
+/// SGLang always (its MoE runs over the whole --tp group); else the tensor ranks.
+int64_t expert_shards(const ParallelPlan& plan, const std::string& engine);
+
 struct MemoryRequest {
   int64_t context_tokens = 8192;  // per sequence (unified llama.cpp: the shared pool)
   int64_t sequences = 1;          // sequences with their own state (llama.cpp slots)
@@ -60,10 +77,19 @@ struct MemoryRequest {
   int64_t cpu_moe_layers = 0;
   std::vector<double> tensor_split;
   int64_t system_memory_bytes = int64_t{64} << 30;  // RAM for what is offloaded (assumption)
+  // Each device, in the engine's order (llama.cpp: other machines' first); empty: `devices` of
+  // the hardware passed beside the request. Devices of unequal memory get llama.cpp's default
+  // split in proportion to their free memory (src/llama-model.cpp load_tensors at b10256).
+  bool weights_include_mtp = false;  // the GGUF holds the MTP (nextn) blocks
+  std::vector<Hardware> device_hardware;
+  std::vector<int64_t> device_nodes;  // the machine of each (0: the head)
+  ParallelPlan parallel;  // vLLM / SGLang; ranks() == devices
 };
 
 /// What one device (or the host's system RAM) holds.
 struct DeviceMemory {
+  std::string device;  // the device's catalog id ("custom" inline); "" for the host
+  int64_t node = 0;    // its machine
   int64_t weights_bytes = 0;
   int64_t kv_cache_bytes = 0;
   int64_t compute_bytes = 0;

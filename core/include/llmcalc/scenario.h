@@ -13,6 +13,7 @@
 #include "llmcalc/kv_cache.h"
 #include "llmcalc/memory.h"
 #include "llmcalc/model.h"
+#include "llmcalc/network.h"
 #include "llmcalc/speed.h"
 
 namespace llmcalc {
@@ -57,13 +58,25 @@ struct Scenario {
   std::vector<double> tensor_split;
   int64_t system_memory_bytes = int64_t{64} << 30;
   double system_memory_bandwidth_bytes_per_s = 76.8e9;  // dual-channel DDR5-4800 (assumption)
-  Hardware hardware;
+  Hardware hardware;  // the first device group's device
+  // A list of device groups or several machines (request.hardware as a list, or `nodes`); empty:
+  // `devices` of `hardware` in one machine.
+  std::vector<DeviceGroup> device_groups;
+  NetworkLink network;      // between machines (used when there are several)
+  ParallelPlan parallel;    // vLLM / SGLang (request.parallel, else the engine's documented layout)
+
+  /// The devices as groups, whichever way the request gave them.
+  std::vector<DeviceGroup> groups() const;
+  int64_t machines() const;
+  /// Replaces the devices with `count` of `device` in one machine (the explore matrix and the
+  /// rank ladder try other devices).
+  void use_devices(const Hardware& device, int64_t count);
   EngineSettings engine;
   SpeedAssumptions speed;
 };
 
-/// Request limits (issue #11): context up to 10M tokens, up to 1024 devices and sequences.
-constexpr int64_t kMaxDevices = 1024;
+/// Request limits (issue #11): context up to 10M tokens, up to 1024 sequences (devices: see
+/// kMaxDevices).
 constexpr int64_t kMaxBatch = 1024;
 
 /// A catalog model's architecture, built once and cached; nullptr (with issues) if it fails.

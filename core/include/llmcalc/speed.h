@@ -4,12 +4,14 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "llmcalc/hardware.h"
 #include "llmcalc/memory.h"
 #include "llmcalc/model.h"
+#include "llmcalc/network.h"
 #include "llmcalc/weights.h"
 
 namespace llmcalc {
@@ -48,6 +50,21 @@ struct SpeedRequest {
   double system_memory_bandwidth_bytes_per_s = 76.8e9;
   int64_t devices = 1;         // identical devices
   bool tensor_parallel = true; // false: llama.cpp layer split, devices run one after another
+  // llama.cpp's layer split over a list of devices (unequal cards, or other machines over RPC):
+  // each device with its share of the bytes the devices hold, in llama.cpp's order, and its
+  // machine (0: the head). Empty: `devices` identical devices with equal shares.
+  struct SplitDevice {
+    Hardware hardware;
+    double share = 0;
+    int64_t node = 0;
+  };
+  std::vector<SplitDevice> split;
+  // vLLM / SGLang across several devices and machines: tensor x pipeline x data ranks, the
+  // machines they span (devices / machines in each) and the network between the machines.
+  ParallelPlan parallel;
+  int64_t expert_shards = 1;  // ranks the routed experts spread over (expert_shards())
+  int64_t machines = 1;
+  NetworkLink network;
   KvType kv_type{"f16", 1, 2};
   int64_t mtp_draft_tokens = 0;  // llama.cpp --spec-type draft-mtp --spec-draft-n-max (0: off)
   SpeedAssumptions assumptions;

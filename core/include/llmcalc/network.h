@@ -1,0 +1,39 @@
+// The network between machines: what llama.cpp RPC and NCCL across nodes send their tensors
+// over, with its bandwidth and latency (data/links.json).
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "llmcalc/hardware.h"
+#include "llmcalc/issues.h"
+
+namespace llmcalc {
+
+/// A link kind: a catalog record or an inline object.
+struct NetworkLink {
+  std::string id;    // catalog id, or "custom"
+  std::string name;
+  double bandwidth_bytes_per_s = 0;  // per direction
+  double latency_s = 0;              // one way, a small message
+};
+
+/// Resolves request.network (string id or object). Errors are recorded at `path`.
+std::optional<NetworkLink> resolve_network(const nlohmann::json& value, const std::string& path, Issues& issues);
+
+/// The link assumed between machines when the request names none: InfiniBand NDR between
+/// datacenter GPUs (HBM), 10 Gigabit Ethernet between other machines.
+NetworkLink default_network(const Hardware& device);
+
+nlohmann::json network_json(const NetworkLink& link);
+
+/// A small all-reduce between machines: the one published two-node nccl-tests figure
+/// (data/links.json collective_latency), for NCCL over any RDMA network.
+double cross_node_collective_seconds();
+
+/// Seconds to send `bytes` one way over the link: its latency plus the bytes at its bandwidth.
+double transfer_seconds(const NetworkLink& link, double bytes);
+
+}  // namespace llmcalc

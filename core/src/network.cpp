@@ -1,0 +1,75 @@
+// Links between machines from data/links.json (each with its datasheet and measured sources), or
+// inline, in bytes/s and seconds.
+#include "llmcalc/network.h"
+
+#include "llmcalc/catalog.h"
+#include "llmcalc/json_reader.h"
+
+namespace llmcalc {
+namespace {
+
+NetworkLink link_from_record(const nlohmann::json& record) {
+  NetworkLink link;
+  link.id = record.at("id").get<std::string>();
+  link.name = record.value("name", link.id);
+  link.bandwidth_bytes_per_s = record.at("bandwidth_GBps").get<double>() * 1e9;
+  link.latency_s = record.at("latency_us").get<double>() * 1e-6;
+  return link;
+}
+
+const nlohmann::json* find_link_record(const std::string& id) {
+  const nlohmann::json& document = Catalog::instance().document("links.json");
+  auto links = document.find("links");
+  if (links == document.end()) return nullptr;
+  for (const nlohmann::json& record : *links) {
+    if (record.value("id", "") == id) return &record;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+std::optional<NetworkLink> resolve_network(const nlohmann::json& value, const std::string& path, Issues& issues) {
+  if (value.is_string()) {
+    const std::string& id = value.get_ref<const std::string&>();
+    const nlohmann::json* record = find_link_record(id);
+    if (!record) {
+      issues.error("unknown_network", path, "No link with id '" + id.substr(0, 60) + "' in the catalog.");
+      return std::nullopt;
+    }
+    return link_from_record(*record);
+  }
+  JsonReader reader(value, path, issues);
+  if (!reader.valid()) return std::nullopt;
+  auto bandwidth = reader.number("bandwidth_bytes_per_s", 1e6, 1e13);
+  auto latency = reader.number("latency_s", 0, 1.0);
+  auto name = reader.string("name", 80, std::string("Custom link"));
+  if (!bandwidth || !latency || !name) return std::nullopt;
+  return NetworkLink{"custom", *name, *bandwidth, *latency};
+}
+
+NetworkLink default_network(const Hardware& device) {
+  bool datacenter = device.memory_type.rfind("HBM", 0) == 0;
+  const nlohmann::json* record = find_link_record(datacenter ? "infiniband-ndr" : "ethernet-10g");
+  return record ? link_from_record(*record) : NetworkLink{};
+}
+
+nlohmann::json network_json(const NetworkLink& link) {
+  return {{"id", link.id},
+          {"name", link.name},
+          {"bandwidth_bytes_per_s", link.bandwidth_bytes_per_s},
+          {"latency_s", link.latency_s}};
+}
+
+double cross_node_collective_seconds() {
+  const nlohmann::json& document = Catalog::instance().document("links.json");
+  auto entry = document.find("collective_latency");
+  if (entry == document.end()) return 0.0;
+  return entry->value("cross_node_all_reduce_us", 0.0) * 1e-6;
+}
+
+double transfer_seconds(const NetworkLink& link, double bytes) {
+  return link.latency_s + (link.bandwidth_bytes_per_s > 0 ? bytes / link.bandwidth_bytes_per_s : 0.0);
+}
+
+}  // namespace llmcalc
