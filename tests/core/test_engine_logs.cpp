@@ -14,19 +14,13 @@ namespace {
 
 constexpr double kMiB = 1048576.0;
 
-// The tolerance of issue #18: 5% of the logged figure or 256 MiB, whichever is larger.
-bool close_mib(double estimated_bytes, double logged_mib) {
-  double tolerance = std::max(0.05 * logged_mib, 256.0);
-  return std::fabs(estimated_bytes / kMiB - logged_mib) <= tolerance;
-}
-
 void check_part(const nlohmann::json& estimated, const nlohmann::json& logged, const char* logged_key,
                 const char* estimated_key, const std::string& where) {
   if (!logged.contains(logged_key)) return;
   double mib = logged.at(logged_key).get<double>();
   double bytes = estimated.at(estimated_key).get<double>();
   INFO(where << " " << logged_key << ": estimated " << bytes / kMiB << " MiB, logged " << mib << " MiB");
-  CHECK(close_mib(bytes, mib));
+  CHECK(llmcalc_test::within_log_tolerance(bytes, mib));
 }
 
 }  // namespace

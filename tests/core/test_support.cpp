@@ -1,6 +1,8 @@
 // Shared test helpers: catalog lookups, test data files, the JSON boundary.
 #include "test_support.h"
 
+#include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -28,6 +30,11 @@ nlohmann::json read_test_data(const std::string& relative_path) {
 
 nlohmann::json estimate(const nlohmann::json& request) {
   return nlohmann::json::parse(llmcalc::estimate_json(request.dump()));
+}
+
+bool within_log_tolerance(double estimated_bytes, double logged_mib) {
+  double tolerance = std::max(0.05 * logged_mib, 256.0);
+  return std::fabs(estimated_bytes / 1048576.0 - logged_mib) <= tolerance;
 }
 
 }  // namespace llmcalc_test

@@ -20,4 +20,8 @@ nlohmann::json read_test_data(const std::string& relative_path);
 /// Runs estimate_json on a request object and parses the envelope.
 nlohmann::json estimate(const nlohmann::json& request);
 
+/// The tolerance of issues #18 and #20 for a figure an engine printed: 5% of it or 256 MiB,
+/// whichever is larger.
+bool within_log_tolerance(double estimated_bytes, double logged_mib);
+
 }  // namespace llmcalc_test
