@@ -16,6 +16,7 @@
 #include "llmcalc/gguf_reader.h"
 #include "llmcalc/safetensors_reader.h"
 #include "llmcalc/hardware.h"
+#include "llmcalc/network.h"
 #include "llmcalc/issues.h"
 #include "llmcalc/memory.h"
 #include "llmcalc/model.h"
@@ -232,9 +233,12 @@ std::string catalog_json() {
     for (const char* engine : {"llama.cpp", "ollama", "vllm", "sglang", "mlx", "transformers"}) {
       releases[engine] = engine_release_json(engine);
     }
+    nlohmann::json links = nlohmann::json::array();
+    for (const NetworkLink& link : catalog_links()) links.push_back(network_json(link));
     nlohmann::json result = {{"models", models},
                              {"engine_releases", releases},
                              {"devices", devices},
+                             {"links", links},
                              {"weight_formats", weight_format_ids()},
                              {"kv_cache_types", {"f16", "bf16", "fp8", "q8_0", "q4_0"}},
                              {"engines", {"llama.cpp", "ollama", "vllm", "sglang", "mlx",

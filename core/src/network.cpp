@@ -48,6 +48,15 @@ std::optional<NetworkLink> resolve_network(const nlohmann::json& value, const st
   return NetworkLink{"custom", *name, *bandwidth, *latency};
 }
 
+std::vector<NetworkLink> catalog_links() {
+  std::vector<NetworkLink> out;
+  const nlohmann::json& document = Catalog::instance().document("links.json");
+  auto links = document.find("links");
+  if (links == document.end()) return out;
+  for (const nlohmann::json& record : *links) out.push_back(link_from_record(record));
+  return out;
+}
+
 NetworkLink default_network(const Hardware& device) {
   bool datacenter = device.memory_type.rfind("HBM", 0) == 0;
   const nlohmann::json* record = find_link_record(datacenter ? "infiniband-ndr" : "ethernet-10g");

@@ -442,6 +442,7 @@ nlohmann::json scenario_json(const Scenario& s) {
           {"cpu_moe_layers", s.cpu_moe_layers},
           {"tensor_split", s.tensor_split},
           {"system_memory_bytes", s.system_memory_bytes},
+          {"system_memory_bandwidth_bytes_per_s", s.system_memory_bandwidth_bytes_per_s},
           {"flash_attention", s.engine.flash_attention},
           {"ubatch", s.engine.ubatch_tokens},
           {"gpu_memory_utilization", s.engine.gpu_memory_utilization},

@@ -135,3 +135,36 @@ TEST_CASE("A Hub repository or file that is not one is refused at its path", "[b
   CHECK(issue_path({{"model", config}, {"hf_repo", "Org.x/Name_1-GGUF"}, {"hf_file", "Q4_K_M/a+b-00001-of-00002.gguf"}}) ==
         "accepted");
 }
+
+TEST_CASE("A device list, machines, network or parallel layout that cannot be is refused at its path",
+          "[bad_input][request][multi_device]") {
+  auto issue_path = [](const nlohmann::json& request) {
+    auto answer = llmcalc_test::estimate(request);
+    if (answer["ok"] == true) return std::string("accepted");
+    for (const auto& issue : answer["issues"]) {
+      if (issue["severity"] == "error") return issue["path"].get<std::string>();
+    }
+    return std::string("no error");
+  };
+  using J = nlohmann::json;
+  CHECK(issue_path({{"hardware", J::array()}}) == "/hardware");
+  CHECK(issue_path({{"hardware", {{{"count", 2}}}}}) == "/hardware/0/device");
+  CHECK(issue_path({{"hardware", {{{"device", "no-such-gpu"}}}}}) == "/hardware/0/device");
+  CHECK(issue_path({{"hardware", {{{"device", "rtx-4090"}, {"count", 0}}}}}) == "/hardware/0/count");
+  CHECK(issue_path({{"hardware", {{{"device", "rtx-4090"}, {"count", 1000}}, {{"device", "rtx-3090"}, {"count", 1000}}}}}) ==
+        "/hardware");
+  // Machines numbered with a gap: machine 1 holds nothing.
+  CHECK(issue_path({{"hardware", {{{"device", "rtx-4090"}}, {{"device", "rtx-3090"}, {"node", 2}}}}}) == "/hardware");
+  CHECK(issue_path({{"hardware", {{{"device", "rtx-4090"}}, {{"device", "rtx-3090"}, {"node", 1}}}}, {"nodes", 2}}) ==
+        "/nodes");
+  CHECK(issue_path({{"hardware", "h100-sxm"}, {"devices", 8}, {"nodes", 0}}) == "/nodes");
+  CHECK(issue_path({{"hardware", "h100-sxm"}, {"devices", 8}, {"nodes", 200}}) == "/nodes");
+  CHECK(issue_path({{"hardware", "h100-sxm"}, {"devices", 1024}, {"nodes", 2}}) == "/nodes");
+  CHECK(issue_path({{"nodes", 2}, {"network", "carrier-pigeon"}}) == "/network");
+  CHECK(issue_path({{"nodes", 2}, {"network", {{"bandwidth_bytes_per_s", 1e9}}}}) == "/network/latency_s");
+  CHECK(issue_path({{"engine", "vllm"}, {"hardware", "h100-sxm"}, {"devices", 8}, {"parallel", {{"tensor", 3}}}}) ==
+        "/parallel");
+  CHECK(issue_path({{"engine", "vllm"}, {"devices", 2}, {"parallel", {{"tensor", "two"}}}}) == "/parallel/tensor");
+  CHECK(issue_path({{"hardware", {{{"device", "rtx-4090"}}, {{"device", "rtx-3090"}, {"node", 1}}}},
+                    {"network", "ethernet-10g"}}) == "accepted");
+}

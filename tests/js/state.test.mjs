@@ -24,6 +24,9 @@ function check(state) {
       assert.equal(typeof value, 'string');
       assert.match(value, /^[A-Za-z0-9._+\/-]{0,256}$/, `${key}=${value}`);
       assert.ok(!value.split('/').includes('..'), `${key}=${value}`);
+    } else if (key === 'more') {
+      // Device groups: lower-case ids, counts and machine numbers only.
+      assert.match(value, /^([a-z0-9._-]{1,40}\*\d{1,4}(@\d{1,2})?(,|$))*$/, `${key}=${value}`);
     } else {
       assert.equal(typeof value, 'string');
       assert.match(value, /^[A-Za-z0-9._:-]{0,80}$/, `${key}=${value}`);
@@ -109,4 +112,33 @@ test('hand-typed links: no version means this one, ids in any case, and the refu
   assert.equal(broken.notice, 'link_broken');
   assert.deepEqual([...broken.rejected].sort(), ['batch', 'ctx']);
   assert.equal(broken.state.model, 'qwen3-8b');
+});
+
+test('device groups, machines, network, RAM and the parallel layout become the core request', () => {
+  const { state, notice } = S.decodeHash('#v=1&hw=rtx-4090&n=2&more=rtx-3090*1@1,rtx-3060-12gb*2&net=ethernet-10g&ram=128&ram_bw=90');
+  assert.equal(notice, null);
+  const request = JSON.parse(JSON.stringify(S.toRequest(state)));
+  assert.deepEqual(request.hardware, [{ device: 'rtx-4090', count: 2, node: 0 }, { device: 'rtx-3090', count: 1, node: 1 },
+    { device: 'rtx-3060-12gb', count: 2, node: 0 }]);
+  assert.equal(request.devices, undefined);  // the list's counts give the devices
+  assert.equal(request.network, 'ethernet-10g');
+  // 128 GiB = 128 x 1,073,741,824 B; 90 GB/s = 9e10 B/s.
+  assert.equal(request.system_memory_bytes, 137438953472);
+  assert.equal(request.system_memory_bandwidth_bytes_per_s, 9e10);
+  assert.equal(S.decodeHash(S.encodeHash(state)).state.more, state.more);
+  // Copies of one machine, and a layout given in part: tensor 8 over 16 devices leaves 2 stages.
+  const copies = JSON.parse(JSON.stringify(S.toRequest(S.decodeHash('#v=1&hw=h100-sxm&n=8&nodes=2&tp=8&ep=1').state)));
+  assert.equal(copies.hardware, 'h100-sxm');
+  assert.equal(copies.nodes, 2);
+  assert.deepEqual(copies.parallel, { tensor: 8, pipeline: 2, data: 1, expert: true });
+  // A custom device: GiB, GB/s and FP16 TFLOPS -> bytes, bytes/s, FLOP/s.
+  const custom = S.toRequest(S.decodeHash('#v=1&hw=custom&cdev=48:960:120').state);
+  assert.deepEqual(JSON.parse(JSON.stringify(custom.hardware)), { name: 'Custom device', memory_bytes: 51539607552,
+    memory_bandwidth_bytes_per_s: 960e9, fp16_flops_per_s: 120e12 });
+  for (const bad of ['#v=1&more=RTX*1', '#v=1&more=a*1@1@2', '#v=1&more=a*99999', '#v=1&more=%3Cx%3E*1',
+                     '#v=1&cdev=48:x:1', '#v=1&cdev=1:2', '#v=1&nodes=0', '#v=1&tp=-1']) {
+    assert.equal(S.decodeHash(bad).notice, 'link_broken', bad);
+  }
+  assert.equal(S.keyForPath('/parallel'), 'tp');
+  assert.equal(S.keyForPath('/network'), 'net');
 });

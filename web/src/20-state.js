@@ -12,8 +12,22 @@
     prompt: 512,
     batch: 1,
     engine: 'llama.cpp',
-    hw: 'rtx-4090',
+    hw: 'rtx-4090',  // or 'custom': the device cdev describes
     n: 1,
+    // Several devices or machines (issue #20): more device groups as id*count@machine, comma
+    // separated (machine 0 is the head); or `nodes` copies of the hw x n machine; the network
+    // between machines; system RAM; vLLM / SGLang tensor x pipeline x data (0: the engine's
+    // layout) and expert parallel; a custom device as GiB:GB/s:FP16 TFLOPS.
+    more: '',
+    nodes: 1,
+    net: '',
+    ram: 64,
+    ram_bw: 0,
+    tp: 0,
+    pp: 0,
+    dp: 0,
+    ep: 0,
+    cdev: '',
     ngl: 0,     // llama.cpp -ngl; 0 = all layers on the GPU(s)
     cmoe: 0,    // llama.cpp --n-cpu-moe
     kwh_cents: 15,        // electricity, US cents per kWh (the core's default $0.15)
@@ -35,15 +49,18 @@
   };
   const ASSUMPTION_KEYS = ['bw_eff', 'cmp_eff', 'qcmp_eff', 'ovh_us', 'reserve_mib', 'gpu_util', 'uma_pct',
     'comfort_pct'];
-  const INTEGER_KEYS = ['ctx', 'prompt', 'batch', 'n', 'ngl', 'cmoe', 'kwh_cents', 'hours', 'tokens_day', 'conc']
-    .concat(ASSUMPTION_KEYS);
-  const ZERO_ALLOWED = ['ngl', 'cmoe', 'kwh_cents'].concat(ASSUMPTION_KEYS);
+  const INTEGER_KEYS = ['ctx', 'prompt', 'batch', 'n', 'ngl', 'cmoe', 'kwh_cents', 'hours', 'tokens_day', 'conc',
+    'nodes', 'ram', 'ram_bw', 'tp', 'pp', 'dp', 'ep'].concat(ASSUMPTION_KEYS);
+  const ZERO_ALLOWED = ['ngl', 'cmoe', 'kwh_cents', 'ram_bw', 'tp', 'pp', 'dp', 'ep'].concat(ASSUMPTION_KEYS);
   const KEYS = Object.keys(DEFAULTS);
-  const LOWER_CASE_KEYS = ['model', 'hw', 'kv', 'engine', 'lang'];
+  const LOWER_CASE_KEYS = ['model', 'hw', 'kv', 'engine', 'lang', 'net'];
+  const GROUP = '[a-z0-9._-]{1,40}\\*\\d{1,4}(@\\d{1,2})?';
   // Text keys with their own shape (the rest: up to 80 of [A-Za-z0-9._:-]).
   const TEXT_PATTERNS = {
     hf: /^[A-Za-z0-9][A-Za-z0-9._-]{0,95}\/[A-Za-z0-9][A-Za-z0-9._-]{0,95}$/,
     hf_file: /^[A-Za-z0-9._+-]+(\/[A-Za-z0-9._+-]+)*$/,
+    more: new RegExp('^' + GROUP + '(,' + GROUP + '){0,15}$'),
+    cdev: /^\d{1,6}(\.\d{1,2})?:\d{1,6}(\.\d{1,2})?:\d{1,7}(\.\d{1,2})?$/,
   };
 
   // Coerces one raw value; returns undefined for values that cannot be right.
@@ -118,6 +135,54 @@
     return out;
   }
 
+  // The extra device groups of `more`: [{ id, count, node }].
+  function parseGroups(text) {
+    if (!text) return [];
+    return text.split(',').map((entry) => {
+      const match = /^([a-z0-9._-]+)\*(\d+)(?:@(\d+))?$/.exec(entry);
+      return { id: match[1], count: parseInt(match[2], 10), node: match[3] ? parseInt(match[3], 10) : 0 };
+    });
+  }
+  function formatGroups(groups) {
+    return groups.map((g) => g.id + '*' + g.count + (g.node > 0 ? '@' + g.node : '')).join(',');
+  }
+
+  // A device for the core: a catalog id, or the custom device cdev describes (without cdev the
+  // core names the missing figures).
+  function deviceOf(state, id) {
+    if (id !== 'custom') return id;
+    if (!state.cdev) return { name: 'Custom device' };
+    const parts = state.cdev.split(':').map(Number);
+    return { name: 'Custom device', memory_bytes: Math.round(parts[0] * 1073741824),
+             memory_bandwidth_bytes_per_s: parts[1] * 1e9, fp16_flops_per_s: parts[2] * 1e12 };
+  }
+
+  // Devices, machines, network, system RAM and the parallel layout of a state.
+  function machineRequest(state, request) {
+    const extra = parseGroups(state.more);
+    if (extra.length) {
+      request.hardware = [{ device: deviceOf(state, state.hw), count: state.n, node: 0 }].concat(
+        extra.map((g) => ({ device: deviceOf(state, g.id), count: g.count, node: g.node })));
+    } else {
+      request.hardware = deviceOf(state, state.hw);
+      request.devices = state.n;
+      if (state.nodes > 1) request.nodes = state.nodes;
+    }
+    if (state.net) request.network = state.net;
+    request.system_memory_bytes = state.ram * 1073741824;
+    if (state.ram_bw > 0) request.system_memory_bandwidth_bytes_per_s = state.ram_bw * 1e9;
+    // A layout partly given: tensor parallel (or else the pipeline) takes the devices left.
+    if (state.tp > 0 || state.pp > 0 || state.dp > 0) {
+      const total = extra.length ? extra.reduce((sum, g) => sum + g.count, state.n) : state.n * state.nodes;
+      const data = state.dp || 1;
+      let tensor = state.tp;
+      let pipeline = state.pp;
+      if (!tensor) tensor = Math.max(1, Math.floor(total / ((pipeline || 1) * data)));
+      else if (!pipeline) pipeline = Math.max(1, Math.floor(total / (tensor * data)));
+      request.parallel = { tensor: tensor, pipeline: pipeline || 1, data: data, expert: state.ep === 1 };
+    }
+  }
+
   // The core request for a state.
   function toRequest(state) {
     const request = {
@@ -128,8 +193,6 @@
       prompt_tokens: state.prompt,  // longer than the context: the core says so and cuts it
       batch: state.batch,
       engine: state.engine,
-      hardware: state.hw,
-      devices: state.n,
       gpu_layers: state.ngl > 0 ? state.ngl : -1,
       cpu_moe_layers: state.cmoe,
       cost: {
@@ -141,6 +204,7 @@
       assumptions: assumptions(state),
     };
     if (state.gpu_util > 0) request.gpu_memory_utilization = percent(state.gpu_util);
+    machineRequest(state, request);
     return request;
   }
 
@@ -156,6 +220,8 @@
     '/assumptions/per_layer_overhead_s': 'ovh_us', '/assumptions/comfortable_fraction': 'comfort_pct',
     '/assumptions/unified_memory_fraction': 'uma_pct',
     '/gpu_memory_utilization': 'gpu_util',
+    '/nodes': 'nodes', '/network': 'net', '/parallel': 'tp', '/system_memory_bytes': 'ram',
+    '/system_memory_bandwidth_bytes_per_s': 'ram_bw',
   };
   function keyForPath(path) {
     const text = String(path || '');
@@ -170,6 +236,8 @@
     decodeHash: decodeHash,
     encodeHash: encodeHash,
     toRequest: toRequest,
+    parseGroups: parseGroups,
+    formatGroups: formatGroups,
     keyForPath: keyForPath,
   };
 })(window.LlmCalc);

@@ -142,6 +142,16 @@
       return LlmCalc.i18n.translator(this.lang)(key);
     }
 
+    // "RTX 4090 x2", or every group and the machines: "RTX 4090 + RTX 3090 x2 · 2 machines".
+    deviceSummary(r) {
+      const name = (id) => (id === r.hardware.id ? r.hardware.name || id : this.machines.deviceName(id));
+      const groups = S.parseGroups(this.state.more);
+      const machines = groups.length ? 1 + Math.max.apply(null, groups.map((g) => g.node)) : this.state.nodes;
+      const list = [{ id: this.state.hw, count: this.state.n }].concat(groups)
+        .map((g) => name(g.id) + (g.count > 1 ? ' x' + g.count : '')).join(' + ');
+      return list + (machines > 1 ? ' · ' + machines + ' ' + this.t('machines_word') : '');
+    }
+
     // Builds the static DOM once; render() only updates text and values.
     build() {
       const root = this.shadowRoot;
@@ -211,10 +221,8 @@
       });
 
       const devices = catalog.devices.slice().sort((a, b) => a.name.localeCompare(b.name));
-      const hwSelect = select('hw', devices.map((d) => d.id), (id) => {
-        const d = devices.find((x) => x.id === id);
-        return d ? d.name : id;
-      });
+      this.machines = LlmCalc.machineEditor(t, devices, catalog.links || [], (key, value) => this.set(key, value, true));
+      const hwSelect = select('hw', devices.map((d) => d.id).concat(['custom']), this.machines.deviceName);
 
       // Context: a log-scale slider over nice stops, plus an exact number box.
       const ctxSlider = el('input', { id: 'f-ctx', type: 'range', min: 0, max: 1, step: 1,
@@ -311,6 +319,7 @@
         field('engine', select('engine', catalog.engines), ui.engineRelease = el('span', { class: 'hint', 'data-testid': 'engine-release' })),
         field('hw', hwSelect),
         field('n', numberInput('n', 1, 1024)),
+        this.machines.element,
         el('details', { class: 'advanced' }, el('summary', { text: t('offload_section') }),
           field('ngl', numberInput('ngl', 0, 1025)),
           field('cmoe', numberInput('cmoe', 0, 1024))),
@@ -531,6 +540,7 @@
       ui.ctxNative.textContent = ' (' + t('native_limit') + ': ' + f.integer(maxCtx) + ')';
 
       this.assumptions.render(this.state, envelope.ok ? envelope.result.scenario : null, f);
+      this.machines.render(this.state, envelope.ok ? envelope.result.scenario : null, f);
       if (!envelope.ok) {
         ui.error.textContent = t('error') + ': ' + envelope.issues.map((i) => i.message).join(' ');
         ui.error.hidden = false;
@@ -552,7 +562,7 @@
         { percent: f.number(100 * m.utilization, 0) });
       // Short answers to the usual questions, written from the numbers above.
       const name = r.model.name || r.model.id;
-      const device = (r.hardware.name || r.hardware.id) + (this.state.n > 1 ? ' x' + this.state.n : '');
+      const device = this.deviceSummary(r);
       LlmCalc.dom.clear(ui.answers);
       [
         LlmCalc.i18n.sentence(this.lang, 'fit', { model: name, weights: r.weights.format, device: device,
@@ -587,7 +597,7 @@
         [t('headroom'), f.gib(m.headroom_bytes) + ' · ' + f.gb(m.headroom_bytes), 'headroom'],
         [t('max_context'), f.integer(m.max_context_tokens) + ' tokens', 'max-context'],
         [t('bits_per_weight'), f.number(r.weights.bits_per_weight, 2), 'bpw'],
-      ].concat(placementRows(m, r, this.lang, t, f)));
+      ].concat(placementRows(m, r, this.lang, t, f, this.machines.deviceName)));
       const release = r.engine || {};
       ui.engineRelease.textContent = release.version ? ' ' + t('engine_release') + ' ' + release.version +
         (release.date ? ' (' + release.date + ')' : '') + (release.runs ? ' · ' + release.runs : '') : '';
@@ -660,7 +670,8 @@
       LlmCalc.dom.clear(ui.commands);
       Object.keys(r.commands).forEach((engine) => {
         const entry = r.commands[engine];
-        const text = entry.command + (entry.modelfile ? '\n\n# Modelfile\n' + entry.modelfile : '');
+        const text = (entry.nodes ? machineCommands(entry, t) : entry.command) +
+          (entry.modelfile ? '\n\n# Modelfile\n' + entry.modelfile : '');
         const copy = LlmCalc.dom.el('button', { type: 'button', class: 'copy', text: t('copy'),
                                                 'aria-label': t('copy') + ' ' + engine });
         copy.addEventListener('click', () => copyText(text, ui.status, t('copied_command'), t('copy_unavailable')));
@@ -678,8 +689,16 @@
     }
   }
 
+  // Each machine's commands, one block per machine: "# On <head-ip> (machine 0, head)".
+  function machineCommands(entry, t) {
+    return entry.nodes.map((node) => '# ' + t('run_on') + ' ' + node.address + ' (' + t('machine_short') + ' ' +
+      node.node + ', ' + node.role + ')\n' + node.commands.join('\n') +
+      (node.without_ray ? '\n# without Ray: ' + node.without_ray : '') +
+      (node.docker ? '\n# container: ' + node.docker : '')).join('\n\n');
+  }
+
   // Where the parts sit: each device, the system RAM, and what llama.cpp's --fit chose.
-  function placementRows(m, r, lang, t, f) {
+  function placementRows(m, r, lang, t, f, deviceName) {
     const rows = [];
     const fit = m.fit;
     if (fit && fit.status === 'offload') {
@@ -689,7 +708,9 @@
       rows.push([t('placement'), LlmCalc.i18n.sentence(lang, 'fit_context', { context: f.integer(fit.context_tokens) }), 'placement']);
     }
     if (m.per_device.length > 1 || m.host.layers > 0 || m.host.expert_layers > 0) {
-      m.per_device.forEach((d, i) => rows.push([t('device') + ' ' + (i + 1), f.gib(d.total_bytes) + ' / ' +
+      const machines = m.per_device.some((d) => d.node > 0);
+      m.per_device.forEach((d, i) => rows.push([t('device') + ' ' + (i + 1) + ' · ' + deviceName(d.device) +
+        (machines ? ' · ' + t('machine_short') + ' ' + d.node : ''), f.gib(d.total_bytes) + ' / ' +
         f.gib(d.usable_bytes) + ' · ' + d.layers + ' ' + t('layers_short'), 'device-' + i]));
     }
     if (m.host.prompt_cache_limit_bytes > 0 || m.host.layers > 0) {

@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -28,6 +29,9 @@ std::optional<NetworkLink> resolve_network(const nlohmann::json& value, const st
 NetworkLink default_network(const Hardware& device);
 
 nlohmann::json network_json(const NetworkLink& link);
+
+/// Every catalog link, in data/links.json's order.
+std::vector<NetworkLink> catalog_links();
 
 /// A small all-reduce between machines: the one published two-node nccl-tests figure
 /// (data/links.json collective_latency), for NCCL over any RDMA network.

@@ -1,0 +1,85 @@
+// Browser tier, issue #20: the device-list editor, machines, network, system RAM, the parallel
+// layout and a custom device, in the real page over http and from file://, all in the share link.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { distDir, figure, openCalculator, openPage, browserSuite } from './harness.mjs';
+
+const suite = browserSuite();
+
+test('adding a group of other cards splits the layers by free memory and lands in the link', async () => {
+  const { context, page, errors } = await openCalculator(suite.browser, `${suite.base}/index.html`);
+  await page.locator('llm-calc #machines summary').click();
+  await page.locator('llm-calc #add-group').click();
+  const group = page.locator('llm-calc [data-testid="device-group"]').first();
+  await group.locator('select').selectOption('rtx-3060-12gb');
+  await page.waitForFunction(() => location.hash.includes('more=rtx-3060-12gb*1'));
+  // An RTX 4090 and an RTX 3060, less the 512 MiB reserve each: 24,064 / 35,840 = 0.671 of
+  // Llama 3.1 8B's 33 slots (32 layers + output): 23 layers on the 4090, 9 and the output on
+  // the 3060 (llama.cpp's default split by free memory).
+  await page.locator('llm-calc [data-testid="device-1"]').waitFor();
+  assert.match(await figure(page, 'device-0'), /· 23 layers$/);
+  assert.match(await figure(page, 'device-1'), /· 9 layers$/);
+  assert.match(await page.locator('llm-calc [data-testid="device-1"] dt').textContent(), /RTX 3060/);
+  // The group on another machine: llama.cpp reaches it over RPC, and the commands say so.
+  await group.locator('input').nth(1).fill('1');
+  await group.locator('input').nth(1).dispatchEvent('change');
+  await page.waitForFunction(() => location.hash.includes('more=rtx-3060-12gb*1%401') || location.hash.includes('more=rtx-3060-12gb*1@1'));
+  const commands = await page.locator('llm-calc [data-engine="llama.cpp"] pre').textContent();
+  assert.match(commands, /llama-server .* --rpc <node1-ip>:50052/);
+  assert.match(commands, /rpc-server -H 0\.0\.0\.0 -p 50052/);
+  // The head's device comes last in llama.cpp's list: the 3060 on machine 1 is device 1.
+  assert.match(await page.locator('llm-calc [data-testid="device-0"] dt').textContent(), /RTX 3060.*machine 1/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a share link with two machines of eight GPUs gives vLLM its Ray commands for each', async () => {
+  const { context, page, errors } = await openCalculator(suite.browser,
+    `${suite.base}/index.html#v=1&model=llama-3.1-405b&weights=FP8&engine=vllm&hw=h100-sxm&n=8&nodes=2&net=infiniband-ndr&ctx=32768`);
+  assert.equal(await page.locator('llm-calc #f-nodes').inputValue(), '2');
+  assert.equal(await page.locator('llm-calc #f-net').inputValue(), 'infiniband-ndr');
+  const commands = await page.locator('llm-calc [data-engine="vllm"] pre').textContent();
+  assert.match(commands, /# On <head-ip> \(machine 0, head\)\nray start --head --port=6379\nvllm serve .*--tensor-parallel-size 8 --pipeline-parallel-size 2/);
+  assert.match(commands, /# On <node1-ip> \(machine 1, worker\)\nray start --block --address=<head-ip>:6379/);
+  // 16 devices, stage by stage: get_pp_indices gives Llama 3.1 405B's 126 layers as 63 + 63.
+  assert.match(await figure(page, 'device-15'), /· 63 layers$/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a parallel layout that does not cover the devices is reset with a notice that names it', async () => {
+  // The core refuses it (/parallel: "tensor x pipeline x data must equal the 8 devices"); the
+  // page resets the key, as for any setting the core refuses, and says which.
+  const { context, page, errors } = await openCalculator(suite.browser,
+    `${suite.base}/index.html#v=1&engine=vllm&hw=h100-sxm&n=8&tp=3`);
+  await page.locator('llm-calc .notice:not([hidden])').waitFor();
+  assert.match(await page.locator('llm-calc .notice:not([hidden])').first().textContent(), /Tensor parallel/);
+  assert.equal(await page.locator('llm-calc #f-tp').inputValue(), '');
+  // A layout that covers them is kept: tensor 2, the pipeline taking the rest (8 / 2 = 4).
+  await page.locator('llm-calc #machines').evaluate((details) => { details.open = true; });
+  await page.locator('llm-calc #f-tp').fill('2');
+  await page.locator('llm-calc #f-tp').dispatchEvent('change');
+  await page.waitForFunction(() => location.hash.includes('tp=2'));
+  assert.match(await page.locator('llm-calc [data-engine="vllm"] pre').textContent(),
+    /--tensor-parallel-size 2 --pipeline-parallel-size 4/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('from file:// a custom device and a machine over RPC work with the network blocked', async () => {
+  const { context, page, errors } = await openPage(suite.browser);
+  await context.route('**/*', (route) => {
+    const url = route.request().url();
+    return url.startsWith('file:') || url.startsWith('data:') ? route.continue() : route.abort();
+  });
+  await page.goto(pathToFileURL(join(distDir, 'llm-calculator.html')).href +
+    '#v=1&hw=custom&cdev=48:960:120&more=rtx-3090*1@1&net=ethernet-2.5g');
+  await page.locator('llm-calc [data-testid="device-1"]').waitFor();
+  assert.match(await page.locator('llm-calc [data-testid="device-1"] dt').textContent(), /Custom device/);
+  assert.equal(await page.locator('llm-calc #f-cdev_mem').inputValue(), '48');
+  assert.match(await page.locator('llm-calc [data-engine="llama.cpp"] pre').textContent(), /--rpc <node1-ip>:50052/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
