@@ -8,6 +8,7 @@ EMSCRIPTEN_BINDINGS(llmcalc_core) {
   emscripten::function("catalog", &llmcalc::catalog_json);
   emscripten::function("rank", &llmcalc::rank_json);
   emscripten::function("explore", &llmcalc::explore_json);
+  emscripten::function("plan", &llmcalc::plan_json);
   emscripten::function("version", &llmcalc::version);
   emscripten::function("read_gguf_header", &llmcalc::read_gguf_json);
   emscripten::function("read_safetensors_header", &llmcalc::read_safetensors_json);

@@ -12,6 +12,7 @@
 #include "llmcalc/evaluation.h"
 #include "llmcalc/explore.h"
 #include "llmcalc/finetune.h"
+#include "llmcalc/planner.h"
 #include "llmcalc/rank.h"
 #include "llmcalc/gguf_reader.h"
 #include "llmcalc/safetensors_reader.h"
@@ -199,6 +200,10 @@ std::string rank_json(const std::string& request_json) {
 
 std::string explore_json(const std::string& request_json) {
   return guarded(request_json, explore);
+}
+
+std::string plan_json(const std::string& request_json) {
+  return guarded(request_json, plan_deployments);
 }
 
 std::string catalog_json() {

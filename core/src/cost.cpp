@@ -20,6 +20,30 @@ double per_million(double usd_per_hour, double tokens_per_s) {
   return tokens_per_s > 0 ? usd_per_hour / (tokens_per_s * 3600.0) * 1e6 : 0.0;
 }
 
+nlohmann::json cheapest_api(const std::string& model_id) {
+  nlohmann::json best = nullptr;
+  const nlohmann::json& prices = Catalog::instance().document("api_prices.json");
+  if (!prices.contains("prices")) return best;
+  for (const auto& price : prices["prices"]) {
+    auto id = price.find("model_id");
+    if (id == price.end() || !id->is_string() || id->get_ref<const std::string&>() != model_id ||
+        !price["usd_per_million_output_tokens"].is_number()) {
+      continue;
+    }
+    if (best.is_null() || price["usd_per_million_output_tokens"].get<double>() <
+                              best["usd_per_million_output_tokens"].get<double>()) {
+      best = {{"provider", price.value("provider", "")},
+              {"usd_per_million_input_tokens", price.value("usd_per_million_input_tokens", nlohmann::json(nullptr))},
+              {"usd_per_million_output_tokens", price["usd_per_million_output_tokens"]},
+              {"price_date", price.value("price_date", "")},
+              {"source", price.value("source", "")}};
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
 nlohmann::json cheapest_offer(const std::string& device_id, int64_t devices) {
   nlohmann::json best = nullptr;
   double best_per_device = std::numeric_limits<double>::infinity();
@@ -47,30 +71,6 @@ nlohmann::json cheapest_offer(const std::string& device_id, int64_t devices) {
   }
   return best;
 }
-
-nlohmann::json cheapest_api(const std::string& model_id) {
-  nlohmann::json best = nullptr;
-  const nlohmann::json& prices = Catalog::instance().document("api_prices.json");
-  if (!prices.contains("prices")) return best;
-  for (const auto& price : prices["prices"]) {
-    auto id = price.find("model_id");
-    if (id == price.end() || !id->is_string() || id->get_ref<const std::string&>() != model_id ||
-        !price["usd_per_million_output_tokens"].is_number()) {
-      continue;
-    }
-    if (best.is_null() || price["usd_per_million_output_tokens"].get<double>() <
-                              best["usd_per_million_output_tokens"].get<double>()) {
-      best = {{"provider", price.value("provider", "")},
-              {"usd_per_million_input_tokens", price.value("usd_per_million_input_tokens", nlohmann::json(nullptr))},
-              {"usd_per_million_output_tokens", price["usd_per_million_output_tokens"]},
-              {"price_date", price.value("price_date", "")},
-              {"source", price.value("source", "")}};
-    }
-  }
-  return best;
-}
-
-}  // namespace
 
 CostAssumptions read_cost_assumptions(const nlohmann::json& request, Issues& issues) {
   CostAssumptions a;

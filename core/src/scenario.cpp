@@ -50,12 +50,10 @@ void apply_engine_defaults(Scenario& s, bool ubatch_given, std::optional<bool> k
     // an explicit -np turns it off unless -kvu is given.
     e.kv_unified = kv_unified.value_or(s.batch == 1);
   }
-  if (e.engine == "sglang" && e.mem_fraction_static <= 0) {
-    // SGLang's --tp is every rank of a pipeline stage (attention data-parallel ranks included).
-    e.mem_fraction_static = sglang_default_mem_fraction(s.hardware, s.parallel.tensor * s.parallel.data);
-  }
-  if (e.max_num_batched_tokens <= 0) e.max_num_batched_tokens = vllm_default_batched_tokens(s.hardware);
-  if (e.max_num_seqs <= 0) e.max_num_seqs = vllm_default_max_seqs(s.hardware);
+  s.mem_fraction_auto = e.mem_fraction_static <= 0;
+  s.batched_tokens_auto = e.max_num_batched_tokens <= 0;
+  s.max_seqs_auto = e.max_num_seqs <= 0;
+  s.apply_device_defaults();
 }
 
 }  // namespace
@@ -209,18 +207,10 @@ void read_machines(JsonReader& reader, const nlohmann::json& request, bool liste
   }
 }
 
-// request.parallel, else the layout each engine documents for its devices: vLLM tensor parallel
-// within a machine and pipeline parallel across machines (docs/serving/parallelism_scaling.md),
-// SGLang tensor parallel over every device (docs/references/multi_node_deployment.md, --tp 16
-// --nnodes 2), the others one tensor-parallel group.
+// request.parallel, else default_parallel.
 bool read_parallel(const nlohmann::json& request, Scenario& s, Issues& issues) {
   ParallelPlan& p = s.parallel;
-  int64_t machines = s.machines();
-  p = ParallelPlan{s.devices, 1, 1, false};
-  if (s.engine.engine == "vllm" && machines > 1 && s.devices % machines == 0) {
-    p.tensor = s.devices / machines;
-    p.pipeline = machines;
-  }
+  p = default_parallel(s);
   auto it = request.find("parallel");
   if (it == request.end() || it->is_null()) return true;
   JsonReader reader(*it, "/parallel", issues);
@@ -396,11 +386,31 @@ int64_t Scenario::machines() const {
   return last + 1;
 }
 
-void Scenario::use_devices(const Hardware& device, int64_t count) {
+void Scenario::use_devices(const Hardware& device, int64_t count, int64_t machines) {
   hardware = device;
-  devices = count;
+  devices = count * machines;
   device_groups.clear();
-  parallel = ParallelPlan{count, 1, 1, false};
+  for (int64_t node = 0; machines > 1 && node < machines; ++node) device_groups.push_back({device, count, node});
+  parallel = default_parallel(*this);
+  apply_device_defaults();
+}
+
+void Scenario::apply_device_defaults() {
+  EngineSettings& e = engine;
+  if (e.engine == "sglang" && mem_fraction_auto) {
+    // SGLang's --tp is every rank of a pipeline stage (attention data-parallel ranks included).
+    e.mem_fraction_static = sglang_default_mem_fraction(hardware, parallel.tensor * parallel.data);
+  }
+  if (batched_tokens_auto) e.max_num_batched_tokens = vllm_default_batched_tokens(hardware);
+  if (max_seqs_auto) e.max_num_seqs = vllm_default_max_seqs(hardware);
+}
+
+ParallelPlan default_parallel(const Scenario& s) {
+  int64_t machines = s.machines();
+  if (s.engine.engine == "vllm" && machines > 1 && s.devices % machines == 0) {
+    return ParallelPlan{s.devices / machines, machines, 1, false};
+  }
+  return ParallelPlan{s.devices, 1, 1, false};
 }
 
 namespace {

@@ -83,3 +83,25 @@ test('from file:// a custom device and a machine over RPC work with the network 
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('the Deployment panel plans setups for the users and opens one in the calculator', async () => {
+  const { context, page, errors } = await openCalculator(suite.browser,
+    `${suite.base}/index.html#v=1&model=qwen3-32b&ctx=8192&users=8&tps=10`);
+  assert.equal(await page.locator('llm-calc #f-users').inputValue(), '8');
+  await page.locator('llm-calc #plan-button').click();
+  await page.locator('llm-calc #plan-table tbody tr').first().waitFor();
+  const summary = await page.locator('llm-calc [data-testid="plan-summary"]').textContent();
+  // The page's one RTX 4090 cannot hold 8 x 8,192 tokens of cache beside 18.4 GiB of weights.
+  assert.match(summary, /This setup: does not serve them/);
+  assert.match(summary, /Cheapest to rent: .+ \$[\d.]+\/h/);
+  // Every row serves them; its link opens that setup with the users as parallel sequences.
+  const link = page.locator('llm-calc #plan-table tbody tr a').first();
+  const href = await link.getAttribute('href');
+  assert.match(href, /batch=8/);
+  await link.click();
+  await page.waitForFunction(() => location.hash.includes('batch=8'));
+  await page.locator('llm-calc [data-testid="plan-stale"]').waitFor();
+  assert.notEqual(await page.locator('llm-calc .verdict').getAttribute('class'), 'verdict oom');
+  assert.deepEqual(errors, []);
+  await context.close();
+});

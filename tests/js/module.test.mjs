@@ -46,6 +46,15 @@ test('golden requests give the native answers through the wasm module', () => {
   lines.forEach((line, i) => assertSame(JSON.parse(core.estimate(line)), native[i], `request ${i}`));
 });
 
+test('a deployment plan is identical natively and in wasm', () => {
+  const request = JSON.stringify({ model: 'qwen3-32b', weights: 'Q4_K_M', context_tokens: 8192,
+                                   plan: { users: 8, tokens_per_s: 10 } });
+  const answer = JSON.parse(core.plan(request));
+  assert.equal(answer.ok, true);
+  assert.ok(answer.result.setups.length > 0);
+  assertSame(answer, nativeAnswers([request])[0], 'plan');
+});
+
 test('catalog is identical natively and in wasm', () => {
   assertSame(JSON.parse(core.catalog()), nativeAnswers(['catalog'])[0], 'catalog');
 });

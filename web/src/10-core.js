@@ -34,6 +34,9 @@
           rank: function (request) {
             return JSON.parse(module.rank(JSON.stringify(request)));
           },
+          plan: function (request) {
+            return JSON.parse(module.plan(JSON.stringify(request)));
+          },
           readGguf: function (bytes, fileSize) {
             return JSON.parse(module.read_gguf_header(bytes, fileSize));
           },

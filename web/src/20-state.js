@@ -28,6 +28,8 @@
     dp: 0,
     ep: 0,
     cdev: '',
+    users: 8,   // the Deployment panel: concurrent users
+    tps: 20,    // and the decode speed each should get, tokens/s
     ngl: 0,     // llama.cpp -ngl; 0 = all layers on the GPU(s)
     cmoe: 0,    // llama.cpp --n-cpu-moe
     kwh_cents: 15,        // electricity, US cents per kWh (the core's default $0.15)
@@ -50,7 +52,7 @@
   const ASSUMPTION_KEYS = ['bw_eff', 'cmp_eff', 'qcmp_eff', 'ovh_us', 'reserve_mib', 'gpu_util', 'uma_pct',
     'comfort_pct'];
   const INTEGER_KEYS = ['ctx', 'prompt', 'batch', 'n', 'ngl', 'cmoe', 'kwh_cents', 'hours', 'tokens_day', 'conc',
-    'nodes', 'ram', 'ram_bw', 'tp', 'pp', 'dp', 'ep'].concat(ASSUMPTION_KEYS);
+    'nodes', 'ram', 'ram_bw', 'tp', 'pp', 'dp', 'ep', 'users', 'tps'].concat(ASSUMPTION_KEYS);
   const ZERO_ALLOWED = ['ngl', 'cmoe', 'kwh_cents', 'ram_bw', 'tp', 'pp', 'dp', 'ep'].concat(ASSUMPTION_KEYS);
   const KEYS = Object.keys(DEFAULTS);
   const LOWER_CASE_KEYS = ['model', 'hw', 'kv', 'engine', 'lang', 'net'];

@@ -357,6 +357,16 @@
         if (ui.devicesCard.open && ui.renderDevices) ui.renderDevices();
       });
       ui.recommendations = el('dl', { class: 'figures', id: 'recommendations' });
+      // The Deployment panel: users and speed per user, planned on demand.
+      ui.plan = el('div', { class: 'plan-view' });
+      const planButton = el('button', { type: 'button', id: 'plan-button', text: t('plan_button') });
+      planButton.addEventListener('click', () => {
+        LlmCalc.renderPlanView(ui.plan, this.core, this.state, this.request(), t, LlmCalc.i18n.formatter(this.lang));
+      });
+      const planCard = el('div', { class: 'card', id: 'deployment' }, el('h2', { text: t('plan_title') }),
+        el('p', { class: 'hint', text: t('plan_hint') }),
+        el('div', { class: 'row' }, field('users', numberInput('users', 1, 1024)), field('tps', numberInput('tps', 1, 100000))),
+        planButton, ui.plan);
       const rankButton = el('button', { type: 'button', id: 'rank-button', text: t('rank_button') });
       rankButton.addEventListener('click', () => {
         LlmCalc.renderRankView(ui.rank, this.core, this.state, t, LlmCalc.i18n.formatter(this.lang));
@@ -364,6 +374,7 @@
 
       const results = el('section', { class: 'results', 'aria-live': 'polite' },
         el('div', { class: 'card' }, el('h2', { text: t('answers_title') }), ui.answers, ui.advice),
+        planCard,
         el('div', { class: 'card' }, el('h2', { text: t('memory') }), ui.verdict, ui.bar, ui.figures),
         el('div', { class: 'card' }, el('h2', { text: t('decode') }), ui.speed,
           el('h3', { text: t('stream_title') }), this.stream.element,
@@ -507,6 +518,7 @@
       this.showWeightFormats();  // first: it settles the format's spelling the estimate uses
       const envelope = this.estimate();
       LlmCalc.clearStaleRank(ui.rank, this.state, t);
+      LlmCalc.clearStalePlan(ui.plan, this.state, t);
       // The notice names the settings a broken link had wrong, by their labels.
       const keys = (this.noticeKeys || []).filter((key, i, all) => all.indexOf(key) === i);
       ui.notice.textContent = !this.notice ? ''
@@ -522,7 +534,7 @@
         ui.customModel.textContent = t('my_model_option') + ': ' + (this.custom.label || '');
         ui.model.value = '';
       }
-      ['prompt', 'batch', 'n', 'ngl', 'cmoe', 'kwh_cents', 'hours', 'tokens_day', 'conc', 'ctx_exact']
+      ['prompt', 'batch', 'n', 'ngl', 'cmoe', 'kwh_cents', 'hours', 'tokens_day', 'conc', 'ctx_exact', 'users', 'tps']
         .forEach((key) => {
           ui[key].value = String(this.state[key === 'ctx_exact' ? 'ctx' : key]);
           ui[key].removeAttribute('aria-invalid');

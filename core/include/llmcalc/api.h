@@ -17,6 +17,10 @@ std::string rank_json(const std::string& request_json);
 /// The matrix, context sweep and device leaderboard around an estimate request; never throws.
 std::string explore_json(const std::string& request_json);
 
+/// The smallest setups of each catalog device that serve `plan.users` at `plan.tokens_per_s`
+/// each (request as estimate's plus "plan"; see planner.h), with their costs; never throws.
+std::string plan_json(const std::string& request_json);
+
 /// Models, devices, formats, KV types and engines with their key figures; never throws.
 std::string catalog_json();
 

@@ -68,9 +68,16 @@ struct Scenario {
   /// The devices as groups, whichever way the request gave them.
   std::vector<DeviceGroup> groups() const;
   int64_t machines() const;
-  /// Replaces the devices with `count` of `device` in one machine (the explore matrix and the
-  /// rank ladder try other devices).
-  void use_devices(const Hardware& device, int64_t count);
+  /// Replaces the devices with `count` of `device` in each of `machines` machines, with the
+  /// engine's layout and its rules for the device (the explore matrix, the rank ladder and the
+  /// planner try other devices).
+  void use_devices(const Hardware& device, int64_t count, int64_t machines = 1);
+  /// The engine settings the request left to a rule of the device (SGLang's
+  /// mem_fraction_static, vLLM's batch defaults by GPU class), recomputed for `hardware`.
+  void apply_device_defaults();
+  bool mem_fraction_auto = true;
+  bool batched_tokens_auto = true;
+  bool max_seqs_auto = true;
   EngineSettings engine;
   SpeedAssumptions speed;
 };
@@ -86,5 +93,10 @@ const ModelSpec* catalog_model_spec(const std::string& id, Issues& issues);
 std::optional<Scenario> resolve_scenario(const nlohmann::json& request, Issues& issues);
 
 nlohmann::json scenario_json(const Scenario& scenario);
+
+/// The layout each engine documents for the scenario's devices: vLLM tensor parallel within a
+/// machine and pipeline parallel across machines (docs/serving/parallelism_scaling.md), SGLang
+/// and the others one tensor-parallel group over every device.
+ParallelPlan default_parallel(const Scenario& scenario);
 
 }  // namespace llmcalc
