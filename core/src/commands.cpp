@@ -204,6 +204,10 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
     if (s.batch > 1) flags.push_back({"-np", seqs});
     if (s.gpu_layers >= 0) flags.push_back({"-ngl", std::to_string(s.gpu_layers)});
     if (s.cpu_moe_layers > 0) flags.push_back({"--n-cpu-moe", std::to_string(s.cpu_moe_layers)});
+    // The listed layers' experts in RAM: the pattern the placement gives (layers on the GPUs).
+    if (!s.cpu_expert_layers.empty() && !memory.fit.tensor_overrides.empty()) {
+      flags.push_back({"-ot", "\"" + memory.fit.tensor_overrides + "\""});
+    }
     if (!e.flash_attention) flags.push_back({"-fa", "off"});
     if (e.ubatch_tokens != 512) flags.push_back({"-ub", std::to_string(e.ubatch_tokens)});
     if (s.kv_type.name != "f16") {

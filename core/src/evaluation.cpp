@@ -94,6 +94,7 @@ Evaluation evaluate_plan(const Scenario& s, const ModelSpec& model,
   memory_request.find_max_context = find_max_context;
   memory_request.gpu_layers = s.gpu_layers;
   memory_request.cpu_moe_layers = s.cpu_moe_layers;
+  memory_request.cpu_expert_layers = s.cpu_expert_layers;
   memory_request.tensor_split = s.tensor_split;
   memory_request.system_memory_bytes = s.system_memory_bytes;
   memory_request.weights_include_mtp = s.weights_include_mtp && s.exact_weights_bytes() > 0;

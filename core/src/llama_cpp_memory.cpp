@@ -88,7 +88,8 @@ LayerPlacement flag_placement(const LlamaCppInputs& in) {
   p.overflow.assign(static_cast<std::size_t>(n), -1);
   for (int64_t i = std::max<int64_t>(0, first_gpu_slot); i < n; ++i) {
     p.device[static_cast<std::size_t>(i)] = device_of(i);
-    if (i < r.cpu_moe_layers) p.expert_share[static_cast<std::size_t>(i)] = 0.0;
+    bool listed = std::find(r.cpu_expert_layers.begin(), r.cpu_expert_layers.end(), i) != r.cpu_expert_layers.end();
+    if (i < r.cpu_moe_layers || listed) p.expert_share[static_cast<std::size_t>(i)] = 0.0;
   }
   p.output_device = gpu_slots > 0 ? device_of(blocks) : -1;
   return p;
@@ -551,7 +552,7 @@ LlamaCppRun llama_cpp_run(const LlamaCppInputs& in, int64_t context_tokens, bool
       return run;
     }
   }
-  bool pinned = r.gpu_layers >= 0 || r.cpu_moe_layers > 0 || !r.tensor_split.empty();
+  bool pinned = r.gpu_layers >= 0 || r.cpu_moe_layers > 0 || !r.cpu_expert_layers.empty() || !r.tensor_split.empty();
   if (pinned || !gpus) {
     run.fit = describe(in, base, context, pinned ? "pinned" : "cannot_fit");
     return run;

@@ -260,6 +260,17 @@ std::optional<Scenario> resolve_scenario(const nlohmann::json& request, Issues& 
   read_hub_source(reader, request, s, issues);
   s.gpu_layers = reader.integer("gpu_layers", -1, kMaxLayers + 1, -1).value_or(-1);
   s.cpu_moe_layers = reader.integer("cpu_moe_layers", 0, kMaxLayers, 0).value_or(0);
+  if (auto list = request.find("cpu_expert_layers"); list != request.end() && !list->is_null()) {
+    bool valid = list->is_array() && list->size() <= static_cast<std::size_t>(kMaxLayers);
+    for (const auto& value : valid ? *list : nlohmann::json::array()) {
+      valid = valid && value.is_number_integer() && value.get<int64_t>() >= 0 && value.get<int64_t>() < kMaxLayers;
+      if (valid) s.cpu_expert_layers.push_back(value.get<int64_t>());
+    }
+    if (!valid) {
+      issues.error("bad_cpu_expert_layers", "/cpu_expert_layers", "cpu_expert_layers must list layer numbers from 0.");
+      s.cpu_expert_layers.clear();
+    }
+  }
   s.system_memory_bytes = static_cast<int64_t>(
       reader.number("system_memory_bytes", 0, 1e15, static_cast<double>(s.system_memory_bytes))
           .value_or(static_cast<double>(s.system_memory_bytes)));
@@ -450,6 +461,7 @@ nlohmann::json scenario_json(const Scenario& s) {
           {"hf_file", s.hf_file},
           {"gpu_layers", s.gpu_layers},
           {"cpu_moe_layers", s.cpu_moe_layers},
+          {"cpu_expert_layers", s.cpu_expert_layers},
           {"tensor_split", s.tensor_split},
           {"system_memory_bytes", s.system_memory_bytes},
           {"system_memory_bandwidth_bytes_per_s", s.system_memory_bandwidth_bytes_per_s},

@@ -49,6 +49,13 @@ TEST_CASE("Published runs on several devices: placement, memory per device and d
         CHECK(llmcalc_test::within_log_tolerance(bytes, mib.get<double>()));
       }
     }
+    if (expect.contains("device_kv_MiB")) {
+      for (const auto& [index, mib] : expect["device_kv_MiB"].items()) {
+        double bytes = memory["per_device"][std::stoul(index)]["kv_cache_bytes"].get<double>();
+        INFO("device " << index << " KV: estimated " << bytes / kMiB << " MiB, logged " << mib << " MiB");
+        CHECK(llmcalc_test::within_log_tolerance(bytes, mib.get<double>()));
+      }
+    }
     if (expect.contains("host_weights_MiB")) {
       double bytes = memory["host"]["weights_bytes"].get<double>();
       INFO("host: estimated " << bytes / kMiB << " MiB, logged " << expect["host_weights_MiB"] << " MiB");

@@ -75,6 +75,8 @@ struct MemoryRequest {
   // user pins the placement, and --fit leaves it alone.
   int64_t gpu_layers = -1;
   int64_t cpu_moe_layers = 0;
+  // -ot "blk\.(i|j|...)\.ffn_.*_exps\.weight=CPU": the routed experts of these layers stay in RAM.
+  std::vector<int64_t> cpu_expert_layers;
   std::vector<double> tensor_split;
   int64_t system_memory_bytes = int64_t{64} << 30;  // RAM for what is offloaded (assumption)
   // Each device, in the engine's order (llama.cpp: other machines' first); empty: `devices` of

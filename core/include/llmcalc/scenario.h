@@ -55,6 +55,7 @@ struct Scenario {
   // llama.cpp placement (see MemoryRequest) and the system RAM that holds offloaded parts.
   int64_t gpu_layers = -1;
   int64_t cpu_moe_layers = 0;
+  std::vector<int64_t> cpu_expert_layers;  // -ot ...ffn_*_exps=CPU for these layers
   std::vector<double> tensor_split;
   int64_t system_memory_bytes = int64_t{64} << 30;
   double system_memory_bandwidth_bytes_per_s = 76.8e9;  // dual-channel DDR5-4800 (assumption)
