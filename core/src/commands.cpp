@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "llmcalc/catalog.h"
+#include "llmcalc/engine_support.h"
 #include "llmcalc/weights.h"
 #include "mistral_params.h"
 #include "node_commands.h"
@@ -361,6 +362,12 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
                   {"flags", flags_json(flags)},
                   {"notes", notes},
                   {"docs", "https://github.com/ml-explore/mlx-lm/blob/main/mlx_lm/SERVER.md"}};
+  }
+  // What an engine cannot run on this device (or, for llama.cpp and Ollama, in this format): said
+  // beside its command. The MLX command converts to an MLX width, so only its device counts.
+  for (auto& [engine, command] : out.items()) {
+    std::string format = engine == "mlx" ? "MLX-4bit" : s.rules_format();
+    command["unavailable"] = engine_limit(engine, s.hardware, format);
   }
   return out;
 }

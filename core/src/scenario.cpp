@@ -8,6 +8,7 @@
 #include <set>
 
 #include "llmcalc/catalog.h"
+#include "llmcalc/engine_support.h"
 #include "llmcalc/json_reader.h"
 #include "llmcalc/weights.h"
 #include "published_formats.h"
@@ -368,6 +369,13 @@ std::optional<Scenario> resolve_scenario(const nlohmann::json& request, Issues& 
   if (!s.tensor_split.empty() && static_cast<int64_t>(s.tensor_split.size()) != s.devices) {
     issues.error("bad_tensor_split", "/tensor_split", "tensor_split needs one share per device.");
     return std::nullopt;
+  }
+  for (const DeviceGroup& group : s.groups()) {
+    std::string limit = engine_limit(s.engine.engine, group.device, s.rules_format());
+    if (!limit.empty()) {
+      issues.warning("engine_cannot_run", "/engine", limit + " The figures follow the engine's rules all the same.");
+      break;
+    }
   }
   if (s.engine.mtp && s.model.mtp_layers == 0) {
     issues.warning("no_mtp_layers", "/mtp", "This model ships no MTP layers; MTP drafting is ignored.");

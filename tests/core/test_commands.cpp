@@ -193,3 +193,35 @@ TEST_CASE("A model fetched from the Hub: its commands download that repository a
   CHECK(plain["llama.cpp"]["flags"]["--hf-file"] == "model.gguf");
   CHECK(plain["ollama"]["command"].get<std::string>().find("hf.co/") == std::string::npos);
 }
+
+TEST_CASE("Commands and the estimate say when the engine cannot run the selection", "[commands][engines]") {
+  auto envelope_for = [](const nlohmann::json& request) { return llmcalc_test::estimate(request); };
+  auto warned = [](const nlohmann::json& envelope) {
+    for (const auto& issue : envelope["issues"]) {
+      if (issue["code"] == "engine_cannot_run") return issue["path"] == "/engine";
+    }
+    return false;
+  };
+  // mlx-lm on an NVIDIA card; vLLM on a Mac; llama.cpp with an FP8 checkpoint; mlx-lm with a GGUF
+  // K-quant on a Mac.
+  auto mlx_nvidia = envelope_for({{"model", "qwen3-8b"}, {"engine", "mlx"}, {"weights", "MLX-4bit"}, {"hardware", "rtx-4090"}});
+  CHECK(warned(mlx_nvidia));
+  CHECK(mlx_nvidia["result"]["commands"]["mlx"]["unavailable"].get<std::string>().find("Apple silicon") != std::string::npos);
+  auto vllm_mac = envelope_for({{"model", "qwen3-8b"}, {"engine", "vllm"}, {"weights", "BF16"}, {"hardware", "m4-max-128gb"}});
+  CHECK(warned(vllm_mac));
+  CHECK(vllm_mac["result"]["commands"]["vllm"]["unavailable"].get<std::string>().find("Metal") != std::string::npos);
+  CHECK(vllm_mac["result"]["commands"]["mlx"]["unavailable"] == "");
+  auto fp8_llama = envelope_for({{"model", "qwen3-8b"}, {"weights", "FP8"}});
+  CHECK(warned(fp8_llama));
+  CHECK(fp8_llama["result"]["commands"]["llama.cpp"]["unavailable"].get<std::string>().find("GGUF") != std::string::npos);
+  auto gguf_mlx = envelope_for({{"model", "qwen3-8b"}, {"engine", "mlx"}, {"weights", "Q4_K_M"}, {"hardware", "m4-max-128gb"}});
+  CHECK(warned(gguf_mlx));
+  // What each engine runs raises nothing.
+  for (const nlohmann::json& request :
+       {nlohmann::json{{"model", "qwen3-8b"}, {"engine", "mlx"}, {"weights", "MLX-4bit"}, {"hardware", "m4-max-128gb"}},
+        nlohmann::json{{"model", "qwen3-8b"}, {"engine", "vllm"}, {"weights", "FP8"}, {"hardware", "h100-sxm"}},
+        nlohmann::json{{"model", "qwen3-8b"}, {"weights", "BF16"}, {"hardware", "rtx-4090"}}}) {
+    INFO(request.dump());
+    CHECK_FALSE(warned(envelope_for(request)));
+  }
+}

@@ -680,15 +680,18 @@
           (ft.recommended_device ? ' · ' + t('rec_device') + ': ' + ft.recommended_device.name : ''), 'ft-' + method];
       }));
       LlmCalc.dom.clear(ui.commands);
-      Object.keys(r.commands).forEach((engine) => {
+      // The selected engine's command first; an engine that cannot run the selection says why.
+      const selected = this.state.engine === 'transformers' ? '' : this.state.engine;
+      Object.keys(r.commands).sort((a, b) => (b === selected) - (a === selected)).forEach((engine) => {
         const entry = r.commands[engine];
         const text = (entry.nodes ? machineCommands(entry, t) : entry.command) +
           (entry.modelfile ? '\n\n# Modelfile\n' + entry.modelfile : '');
         const copy = LlmCalc.dom.el('button', { type: 'button', class: 'copy', text: t('copy'),
                                                 'aria-label': t('copy') + ' ' + engine });
         copy.addEventListener('click', () => copyText(text, ui.status, t('copied_command'), t('copy_unavailable')));
-        ui.commands.appendChild(LlmCalc.dom.el('div', { class: 'command', 'data-engine': engine },
+        ui.commands.appendChild(LlmCalc.dom.el('div', { class: 'command' + (entry.unavailable ? ' unavailable' : ''), 'data-engine': engine },
           LlmCalc.dom.el('div', { class: 'row' }, LlmCalc.dom.el('strong', { text: engine }), copy),
+          entry.unavailable ? LlmCalc.dom.el('p', { class: 'notice', 'data-testid': 'cannot-run', text: t('cannot_run') + ': ' + entry.unavailable }) : null,
           LlmCalc.dom.el('pre', { text: text }),
           entry.notes ? LlmCalc.dom.el('p', { class: 'hint', text: entry.notes }) : null));
       });
