@@ -691,7 +691,7 @@
         copy.addEventListener('click', () => copyText(text, ui.status, t('copied_command'), t('copy_unavailable')));
         ui.commands.appendChild(LlmCalc.dom.el('div', { class: 'command' + (entry.unavailable ? ' unavailable' : ''), 'data-engine': engine },
           LlmCalc.dom.el('div', { class: 'row' }, LlmCalc.dom.el('strong', { text: engine }), copy),
-          entry.unavailable ? LlmCalc.dom.el('p', { class: 'notice', 'data-testid': 'cannot-run', text: t('cannot_run') + ': ' + entry.unavailable }) : null,
+          entry.unavailable ? LlmCalc.dom.el('p', { class: 'hint cannot-run', 'data-testid': 'cannot-run', text: t('cannot_run') + ': ' + entry.unavailable }) : null,
           LlmCalc.dom.el('pre', { text: text }),
           entry.notes ? LlmCalc.dom.el('p', { class: 'hint', text: entry.notes }) : null));
       });
