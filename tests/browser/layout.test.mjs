@@ -30,3 +30,33 @@ for (const width of [360, 390, 768, 1280]) {
     await context.close();
   });
 }
+
+test('as a widget in a 600 px column under hostile CSS the calculator stays in its column', async () => {
+  const { context, page, errors } = await openCalculator(suite.browser, `${suite.base}/index.html`);
+  const foreign = `<!doctype html><html><head><link rel="icon" href="data:,"><style>
+    body { margin: 0 } .column { width: 600px; margin: 0 auto }
+    * { font-size: 22px !important; letter-spacing: 2px !important } h2, label { font-size: 40px !important }
+    </style></head><body><div class="column"><h1>Docs</h1>
+    <llm-calc model="qwen3-30b-a3b" weights="Q4_K_M" ctx="32768" hw="rtx-4090"></llm-calc></div>
+    <script src="${suite.base}/llmcalc_core.js"></script><script src="${suite.base}/llm-calc.js"></script></body></html>`;
+  await page.route(`${suite.base}/column.html`, (route) => route.fulfill({ contentType: 'text/html', body: foreign }));
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(`${suite.base}/column.html`);
+  await page.locator('llm-calc [data-testid="kv"]').waitFor();
+  await page.locator('llm-calc').evaluate((host) => {
+    host.shadowRoot.querySelectorAll('details').forEach((details) => { details.open = true; });
+  });
+  const box = await page.locator('llm-calc').evaluate((host) => {
+    const right = host.getBoundingClientRect().right;
+    const loose = Array.from(host.shadowRoot.querySelectorAll('*'))
+      .filter((node) => node.getBoundingClientRect().right > right + 1 && !node.closest('.table-wrap'))
+      .map((node) => node.tagName + (node.id ? '#' + node.id : ''));
+    const label = getComputedStyle(host.shadowRoot.querySelector('label')).fontSize;
+    return { width: host.getBoundingClientRect().width, scroll: host.scrollWidth, loose, label };
+  });
+  assert.equal(box.width, 600);
+  assert.deepEqual(box.loose, []);
+  assert.notEqual(box.label, '40px');  // the host's font sizes stay out
+  assert.deepEqual(errors, []);
+  await context.close();
+});

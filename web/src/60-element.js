@@ -365,7 +365,7 @@
       });
       const planCard = el('div', { class: 'card', id: 'deployment' }, el('h2', { text: t('plan_title') }),
         el('p', { class: 'hint', text: t('plan_hint') }),
-        el('div', { class: 'row' }, field('users', numberInput('users', 1, 1024)), field('tps', numberInput('tps', 1, 100000))),
+        el('div', { class: 'row wrap' }, field('users', numberInput('users', 1, 1024)), field('tps', numberInput('tps', 1, 100000))),
         planButton, ui.plan);
       const rankButton = el('button', { type: 'button', id: 'rank-button', text: t('rank_button') });
       rankButton.addEventListener('click', () => {
