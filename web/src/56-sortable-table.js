@@ -22,10 +22,22 @@
         sortKey = column.key;
         draw();
       });
-      head.appendChild(el('th', { scope: 'col' }, button));
+      head.appendChild(el('th', { scope: 'col', 'data-key': column.key }, button));
     });
+    // The sorted column says so to assistive technology (aria-sort) and to the eye (an arrow).
+    function markSorted() {
+      Array.prototype.forEach.call(head.children, (th) => {
+        const sorted = th.getAttribute('data-key') === sortKey;
+        const button = th.firstChild;
+        const label = columns.find((c) => c.key === th.getAttribute('data-key')).label;
+        if (sorted) th.setAttribute('aria-sort', ascending ? 'ascending' : 'descending');
+        else th.removeAttribute('aria-sort');
+        button.textContent = label + (sorted ? (ascending ? ' ▲' : ' ▼') : '');
+      });
+    }
     function draw(newFilter) {
       if (newFilter) filter = newFilter;
+      markSorted();
       const column = columns.find((c) => c.key === sortKey);
       const shown = rows.filter(filter);
       shown.sort((a, b) => {

@@ -20,9 +20,12 @@
       const row = el('tr', {}, el('th', { scope: 'row', text: format }));
       contexts.forEach((c) => {
         const cell = result.matrix.find((m) => m.weights === format && m.context_tokens === c);
+        // Fit in words as well as colour (issue #21 item 12): a mark and the verdict's name.
+        const mark = { comfortable: '✓', tight: '~', offload: '↓', oom: '✗' };
         row.appendChild(el('td', { class: 'verdict-cell ' + (cell ? cell.verdict : ''),
                                    title: cell ? t(cell.verdict) : '',
-                                   text: cell ? f.gib(cell.total_bytes) : '—' }));
+                                   'aria-label': cell ? f.gib(cell.total_bytes) + ', ' + t(cell.verdict) : '',
+                                   text: cell ? (mark[cell.verdict] || '') + ' ' + f.gib(cell.total_bytes) : '—' }));
       });
       body.appendChild(row);
     });

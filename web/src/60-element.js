@@ -219,6 +219,15 @@
                        opt.value.indexOf(needle) < 0;
         });
       });
+      // Enter picks the first model the search shows (issue #21 item 12).
+      search.addEventListener('keydown', (event) => {
+        if (event.key !== 'Enter' || search.value.trim() === '') return;
+        const match = Array.prototype.find.call(modelSelect.options, (opt) => !opt.hidden && !opt.disabled && opt.value);
+        if (!match) return;
+        event.preventDefault();
+        modelSelect.value = match.value;
+        modelSelect.dispatchEvent(new Event('change'));
+      });
 
       const devices = catalog.devices.slice().sort((a, b) => a.name.localeCompare(b.name));
       this.machines = LlmCalc.machineEditor(t, devices, catalog.links || [], (key, value) => this.set(key, value, true));
@@ -332,7 +341,7 @@
       controls.appendChild(this.assumptions.element);
 
       // Results.
-      ui.verdict = el('p', { class: 'verdict', 'data-testid': 'verdict' });
+      ui.verdict = el('p', { class: 'verdict', 'data-testid': 'verdict', role: 'status', 'aria-live': 'polite' });
       ui.answers = el('ul', { class: 'answers', 'data-testid': 'answers' });
       ui.advice = el('div', { class: 'advice-box', id: 'advice' });
       ui.advice.hidden = true;
@@ -372,7 +381,9 @@
         LlmCalc.renderRankView(ui.rank, this.core, this.state, t, LlmCalc.i18n.formatter(this.lang));
       });
 
-      const results = el('section', { class: 'results', 'aria-live': 'polite' },
+      // Only the verdict is announced as it changes (issue #21 item 12): a live region over all
+      // the results read every figure at each slider step.
+      const results = el('section', { class: 'results', 'aria-label': t('answers_title') },
         el('div', { class: 'card' }, el('h2', { text: t('answers_title') }), ui.answers, ui.advice),
         planCard,
         el('div', { class: 'card' }, el('h2', { text: t('memory') }), ui.verdict, ui.bar, ui.figures),
