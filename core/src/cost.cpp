@@ -118,8 +118,18 @@ nlohmann::json estimate_cost(const CostInputs& in, const CostAssumptions& a) {
     double saving = alternative_monthly - running;
     return saving > 0 ? nlohmann::json(purchase / saving) : nlohmann::json(nullptr);
   };
+  nlohmann::json even_rent = break_even(rent_monthly);
+  nlohmann::json even_api = break_even(api_monthly);
+  // The chart runs 36 months, or to the year after a later break-even (up to 10 years), so the
+  // crossing the figures name is on it; 13 points either way.
+  int horizon = 36;
+  for (const nlohmann::json* even : {&even_rent, &even_api}) {
+    if (even->is_number()) {
+      horizon = std::max(horizon, std::min(120, static_cast<int>(std::ceil(even->get<double>() / 12.0)) * 12));
+    }
+  }
   nlohmann::json chart = nlohmann::json::array();
-  for (int month = 0; month <= 36; month += 3) {
+  for (int month = 0; month <= horizon; month += horizon / 12) {
     double m = month;
     double running = power_usd_per_hour * a.hours_per_day * kDaysPerMonth * m;
     chart.push_back({{"month", month},
@@ -143,8 +153,8 @@ nlohmann::json estimate_cost(const CostInputs& in, const CostAssumptions& a) {
                     {"usd_per_million_tokens_concurrent", maybe(rent_usd_per_hour >= 0 ? per_million(rent_usd_per_hour, in.concurrent_tokens_per_s) : -1.0)},
                     {"monthly_usd", maybe(rent_monthly)}}},
           {"api", {{"price", std::move(api)}, {"monthly_usd", maybe(api_monthly)}}},
-          {"break_even_months_vs_rent", break_even(rent_monthly)},
-          {"break_even_months_vs_api", break_even(api_monthly)},
+          {"break_even_months_vs_rent", std::move(even_rent)},
+          {"break_even_months_vs_api", std::move(even_api)},
           {"chart", std::move(chart)}};
 }
 

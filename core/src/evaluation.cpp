@@ -109,6 +109,8 @@ Evaluation evaluate_plan(const Scenario& s, const ModelSpec& model,
   SpeedRequest& speed_request = out.speed_request;
   speed_request.context_tokens = out.context_tokens;
   speed_request.prompt_tokens = s.prompt_tokens;
+  // A prompt opens the conversation: the context setting is the window, not tokens already cached.
+  speed_request.prefill_depth_tokens = 0;
   speed_request.batch = s.batch;
   speed_request.devices = s.devices;
   // llama.cpp and Ollama split layers across devices by default (--split-mode layer).

@@ -305,18 +305,16 @@ SpeedEstimate estimate_speed(const ModelSpec& model, const WeightPlan& weights,
   out.decode_low = out.decode_tokens_per_s * (1.0 - a.band_fraction);
   out.decode_high = out.decode_tokens_per_s * (1.0 + a.band_fraction);
 
-  // Prefill: compute for the prompt (attention over the growing prefix: average span p/2),
-  // plus one pass over the weights. Without flash attention each layer writes the f32 KQ scores,
-  // softmaxes them in place and reads them for V: about 3 x 4 bytes per head, query and key.
+  // Prefill: compute for the prompt after the tokens already cached (attention over the growing
+  // prefix: average span depth + p/2), plus one pass over the weights. Without flash attention
+  // each layer writes the f32 KQ scores, softmaxes them in place and reads them for V: about
+  // 3 x 4 bytes per head, query and key.
   double prompt = static_cast<double>(std::max<int64_t>(1, request.prompt_tokens));
-  double prefill_flops =
-      prompt * (2.0 * active_matmul_params +
-                attention_flops_per_token(model, request.context_tokens + request.prompt_tokens / 2));
+  int64_t depth = request.prefill_depth_tokens >= 0 ? request.prefill_depth_tokens : request.context_tokens;
+  int64_t span = depth + request.prompt_tokens / 2;
+  double prefill_flops = prompt * (2.0 * active_matmul_params + attention_flops_per_token(model, span));
   double kq_traffic = 0;
-  if (!request.flash_attention) {
-    kq_traffic = 12.0 * prompt *
-                 attention_scores_per_token(model, request.context_tokens + request.prompt_tokens / 2);
-  }
+  if (!request.flash_attention) kq_traffic = 12.0 * prompt * attention_scores_per_token(model, span);
   double pass_bytes = static_cast<double>(weights.text_bytes) + kq_traffic;
   double prefill_time = 0;
   if (request.tensor_parallel) {

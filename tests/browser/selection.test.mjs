@@ -31,3 +31,30 @@ test('vLLM on a Mac, in Spanish: the reason is labelled in Spanish', async () =>
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('figures that said less than they seemed (issue #21 item 10)', async () => {
+  const { context, page, errors } = await openCalculator(suite.browser,
+    `${suite.base}/index.html#v=1&model=llama-3.1-8b&hw=rtx-4090&n=2&batch=16&ctx=8192`);
+  // The time to first token of the same 512-token prompt at an 8K and (below, one sequence so it
+  // fits) a 128K window.
+  const ttft8k = await page.locator('llm-calc [data-testid="ttft"] dd').textContent();
+  // Two devices: the usable figure says it is the sum, and what the smaller one offers.
+  assert.match(await page.locator('llm-calc [data-testid="usable"] dt').textContent(), /Usable on all devices/);
+  assert.match(await page.locator('llm-calc [data-testid="usable"] dd').textContent(), /\(2 devices, .+ GiB on the smallest\)/);
+  // 16 sequences: their total as well as each one's.
+  assert.match(await page.locator('llm-calc [data-testid="decode-total"] dd').textContent(), /tok\/s \(16 sequences\)$/);
+  // The cost per million tokens says for what.
+  assert.match(await page.locator('llm-calc [data-testid="cost-own"] dd').textContent(), /for one sequence · .+ for 8 at once$/);
+  // The chart reaches the break-even it names.
+  const breakEven = parseFloat(await page.locator('llm-calc [data-testid="cost-break-even"] dd').textContent());
+  const ticks = await page.locator('llm-calc #cost-chart .axis').allTextContents();
+  const lastMonth = Math.max(...ticks.filter((text) => / mo$/.test(text)).map((text) => parseFloat(text)));
+  assert.ok(lastMonth >= 36);
+  if (!Number.isNaN(breakEven)) assert.ok(lastMonth >= breakEven, `break-even ${breakEven} beyond the chart's ${lastMonth} months`);
+  await page.goto(`${suite.base}/index.html#v=1&model=llama-3.1-8b&hw=rtx-4090&n=2&batch=1&ctx=131072`);
+  await page.reload();
+  await page.locator('llm-calc [data-testid="ttft"] dd').waitFor();
+  assert.equal(await page.locator('llm-calc [data-testid="ttft"] dd').textContent(), ttft8k);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -133,3 +133,16 @@ TEST_CASE("Per-layer overhead and the comfortable threshold are request assumpti
   auto strict = llmcalc_test::estimate(wide);
   CHECK(strict["result"]["memory"]["verdict"] == "tight");
 }
+
+TEST_CASE("The time to first token of a prompt does not move with the context setting", "[speed][prefill]") {
+  // Issue #21 item 10: the context setting is the window; a prompt opens the conversation into an
+  // empty cache, so 512 tokens take as long at an 8K as at a 128K window. Decode, which reads the
+  // cache, slows with it.
+  auto at = [](int64_t context) {
+    return llmcalc_test::estimate({{"model", "llama-3.1-8b"}, {"context_tokens", context}, {"prompt_tokens", 512}})["result"];
+  };
+  nlohmann::json small = at(8192);
+  nlohmann::json large = at(131072);
+  CHECK(small["prefill"]["ttft_s"].get<double>() == Approx(large["prefill"]["ttft_s"].get<double>()));
+  CHECK(small["decode"]["tokens_per_s"].get<double>() > large["decode"]["tokens_per_s"].get<double>());
+}

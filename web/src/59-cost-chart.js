@@ -1,4 +1,5 @@
-// Cumulative cost of owning, renting and calling an API over 36 months (the core's cost.chart):
+// Cumulative cost of owning, renting and calling an API over 36 months, or to the year after a
+// later break-even (the core's cost.chart):
 // owning starts at the purchase price and grows by electricity; renting and the API grow from
 // zero. Where the own line crosses another is the break-even month.
 (function (LlmCalc) {
@@ -19,9 +20,9 @@
     const last = months[months.length - 1].month;
     const yMax = Math.max(1, ...values) * 1.05;
     container.appendChild(LlmCalc.lineChart({
-      label: t('cost_chart_label'),
+      label: t('cost_chart_label').replace('{months}', String(last)),
       position: (month) => month / last,
-      ticks: [0, 6, 12, 18, 24, 30, 36].filter((m) => m <= last).map((m) => ({ at: m, text: m + ' ' + t('months_short') })),
+      ticks: [0, 1, 2, 3, 4, 5, 6].map((k) => (k * last) / 6).map((m) => ({ at: m, text: m + ' ' + t('months_short') })),
       yMax: yMax,
       yText: '$' + f.number(yMax, 0),
       series: series,

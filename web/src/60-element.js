@@ -616,7 +616,11 @@
         [t('kv_part'), f.gib(m.kv_cache_bytes) + ' · ' + f.gb(m.kv_cache_bytes), 'kv'],
         [t('overhead_part'), f.gib(m.overhead_bytes) + ' · ' + f.gb(m.overhead_bytes), 'overhead'],
         [t('total'), f.gib(m.total_bytes) + ' · ' + f.gb(m.total_bytes), 'total'],
-        [t('usable'), f.gib(m.usable_bytes) + ' · ' + f.gb(m.usable_bytes), 'usable'],
+        // With several devices the sum, said as such, and what one device offers (issue #21 item 10).
+        m.per_device.length > 1
+          ? [t('usable_all'), f.gib(m.usable_bytes) + ' · ' + f.gb(m.usable_bytes) + ' (' + m.per_device.length + ' ' +
+             t('devices_word') + ', ' + f.gib(Math.min(...m.per_device.map((d) => d.usable_bytes))) + ' ' + t('smallest') + ')', 'usable']
+          : [t('usable'), f.gib(m.usable_bytes) + ' · ' + f.gb(m.usable_bytes), 'usable'],
         [t('headroom'), f.gib(m.headroom_bytes) + ' · ' + f.gb(m.headroom_bytes), 'headroom'],
         [t('max_context'), f.integer(m.max_context_tokens) + ' tokens', 'max-context'],
         [t('bits_per_weight'), f.number(r.weights.bits_per_weight, 2), 'bpw'],
@@ -630,11 +634,15 @@
         [t('decode'), !runs ? notRunning : f.speed(r.decode.tokens_per_s) + ' ' + t('tokens_per_s') + ' (' +
           t('band') + ' ' + f.speed(r.decode.low) + '–' + f.speed(r.decode.high) + ') · ' +
           (r.decode.bound === 'compute' ? t('compute_bound') : t('memory_bound')), 'decode'],
+      ].concat(runs && this.state.batch > 1 ? [
+        // Several sequences: each one's speed above, all of them together here.
+        [t('decode_total'), f.speed(r.decode.aggregate_tokens_per_s) + ' ' + t('tokens_per_s') + ' (' +
+          this.state.batch + ' ' + t('sequences_word') + ')', 'decode-total']] : []).concat([
         [t('prefill'), !runs ? notRunning : prefillKnown ? f.speed(r.prefill.tokens_per_s) + ' ' + t('tokens_per_s')
           : '— (' + t('no_compute') + ')', 'prefill'],
         [t('ttft'), !runs ? notRunning : r.prefill.ttft_s > 0 ? f.seconds(r.prefill.ttft_s) + ' ' + t('seconds')
           : '— (' + t('no_compute') + ')', 'ttft'],
-      ]);
+      ]));
       this.stream.update(runs ? r.decode.tokens_per_s : 0, r.prefill.ttft_s);
       const card = r.model;
       const first = card.layer_groups.find((g) => g.q_heads > 0) || {};
@@ -672,8 +680,8 @@
       const offer = c.rent.offer;
       const api = c.api.price;
       fillList(ui.cost, [
-        [t('own_per_million'), usd(c.own.usd_per_million_tokens) + ' · ' + usd(c.own.usd_per_million_tokens_concurrent) +
-          ' @' + c.assumptions.concurrency, 'cost-own'],
+        [t('own_per_million'), usd(c.own.usd_per_million_tokens) + ' ' + t('one_sequence') + ' · ' +
+          usd(c.own.usd_per_million_tokens_concurrent) + ' ' + t('at_once').replace('{n}', c.assumptions.concurrency), 'cost-own'],
         [t('rent_per_million'), offer ? usd(c.rent.usd_per_million_tokens) + ' (' + offer.provider + ', ' +
           usd(offer.usd_per_hour) + '/h)' : '—', 'cost-rent'],
         [t('api_per_million'), api ? usd(api.usd_per_million_output_tokens) + ' (' + api.provider + ')' : '—', 'cost-api'],

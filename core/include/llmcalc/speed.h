@@ -39,6 +39,9 @@ SpeedAssumptions default_speed_assumptions(const std::string& key, const std::st
 
 struct SpeedRequest {
   int64_t context_tokens = 0;  // tokens already in the cache when decoding
+  // Tokens already cached before the prompt is read (-1: context_tokens, as a benchmark at depth
+  // measures it); the page's time to first token is for a prompt into an empty cache (0).
+  int64_t prefill_depth_tokens = -1;
   int64_t prompt_tokens = 512;
   int64_t batch = 1;           // concurrent sequences decoding together
   int64_t ubatch_tokens = 512; // prompt chunk: a layer split pipelines prompt / ubatch chunks
