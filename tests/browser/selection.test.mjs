@@ -58,3 +58,24 @@ test('figures that said less than they seemed (issue #21 item 10)', async () => 
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('fine-tuning settings change the fine-tuning memory and live in the link (issue #21 item 13)', async () => {
+  const { context, page, errors } = await openCalculator(suite.browser, `${suite.base}/index.html#v=1&model=llama-3.1-8b`);
+  const full = async () => parseFloat(await page.locator('llm-calc [data-testid="ft-full"] dd').textContent());
+  const adamw = await full();
+  await page.locator('llm-calc #finetune-settings summary').click();
+  await page.locator('llm-calc #f-ft_opt').selectOption('adamw_8bit');
+  await page.waitForFunction(() => location.hash.includes('ft_opt=adamw_8bit'));
+  // bf16 AdamW keeps two 2-byte states per parameter, the 8-bit one two 1-byte states: 2 B x
+  // 8,030,261,248 parameters = 16,060,522,496 B = 14.96 GiB less.
+  assert.ok(Math.abs(adamw - (await full()) - 14.96) < 0.02, `${adamw} -> ${await full()}`);
+  await page.locator('llm-calc #f-ft_rank').fill('64');
+  await page.locator('llm-calc #f-ft_rank').dispatchEvent('change');
+  await page.waitForFunction(() => location.hash.includes('ft_rank=64'));
+  // A refused value keeps the last one and says why.
+  await page.locator('llm-calc #f-ft_seq').fill('0');
+  await page.locator('llm-calc #f-ft_seq').dispatchEvent('change');
+  assert.match(await page.locator('llm-calc #f-ft_seq-error').textContent(), /whole number from 1/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

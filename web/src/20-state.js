@@ -30,6 +30,15 @@
     cdev: '',
     users: 8,   // the Deployment panel: concurrent users
     tps: 20,    // and the decode speed each should get, tokens/s
+    // Fine-tuning: optimizer, LoRA rank, micro-batch, sequence length, GPUs, sharding and
+    // activation checkpointing (1 on, 0 off), the core's finetune defaults.
+    ft_opt: 'adamw',
+    ft_rank: 16,
+    ft_mb: 1,
+    ft_seq: 2048,
+    ft_gpus: 1,
+    ft_shard: 'none',
+    ft_ckpt: 1,
     ngl: 0,     // llama.cpp -ngl; 0 = all layers on the GPU(s)
     cmoe: 0,    // llama.cpp --n-cpu-moe
     kwh_cents: 15,        // electricity, US cents per kWh (the core's default $0.15)
@@ -52,10 +61,11 @@
   const ASSUMPTION_KEYS = ['bw_eff', 'cmp_eff', 'qcmp_eff', 'ovh_us', 'reserve_mib', 'gpu_util', 'uma_pct',
     'comfort_pct'];
   const INTEGER_KEYS = ['ctx', 'prompt', 'batch', 'n', 'ngl', 'cmoe', 'kwh_cents', 'hours', 'tokens_day', 'conc',
-    'nodes', 'ram', 'ram_bw', 'tp', 'pp', 'dp', 'ep', 'users', 'tps'].concat(ASSUMPTION_KEYS);
-  const ZERO_ALLOWED = ['ngl', 'cmoe', 'kwh_cents', 'ram_bw', 'tp', 'pp', 'dp', 'ep'].concat(ASSUMPTION_KEYS);
+    'nodes', 'ram', 'ram_bw', 'tp', 'pp', 'dp', 'ep', 'users', 'tps', 'ft_rank', 'ft_mb', 'ft_seq', 'ft_gpus', 'ft_ckpt']
+    .concat(ASSUMPTION_KEYS);
+  const ZERO_ALLOWED = ['ngl', 'cmoe', 'kwh_cents', 'ram_bw', 'tp', 'pp', 'dp', 'ep', 'ft_ckpt'].concat(ASSUMPTION_KEYS);
   const KEYS = Object.keys(DEFAULTS);
-  const LOWER_CASE_KEYS = ['model', 'hw', 'kv', 'engine', 'lang', 'net'];
+  const LOWER_CASE_KEYS = ['model', 'hw', 'kv', 'engine', 'lang', 'net', 'ft_opt', 'ft_shard'];
   const GROUP = '[a-z0-9._-]{1,40}\\*\\d{1,4}(@\\d{1,2})?';
   // Text keys with their own shape (the rest: up to 80 of [A-Za-z0-9._:-]).
   const TEXT_PATTERNS = {
@@ -204,6 +214,8 @@
         concurrency: state.conc,
       },
       assumptions: assumptions(state),
+      finetune: { optimizer: state.ft_opt, lora_rank: state.ft_rank, micro_batch: state.ft_mb, seq_len: state.ft_seq,
+                  gpus: state.ft_gpus, sharding: state.ft_shard, gradient_checkpointing: state.ft_ckpt === 1 },
     };
     if (state.gpu_util > 0) request.gpu_memory_utilization = percent(state.gpu_util);
     machineRequest(state, request);
@@ -222,6 +234,8 @@
     '/assumptions/per_layer_overhead_s': 'ovh_us', '/assumptions/comfortable_fraction': 'comfort_pct',
     '/assumptions/unified_memory_fraction': 'uma_pct',
     '/gpu_memory_utilization': 'gpu_util',
+    '/finetune/optimizer': 'ft_opt', '/finetune/lora_rank': 'ft_rank', '/finetune/micro_batch': 'ft_mb',
+    '/finetune/seq_len': 'ft_seq', '/finetune/gpus': 'ft_gpus', '/finetune/sharding': 'ft_shard',
     '/nodes': 'nodes', '/network': 'net', '/parallel': 'tp', '/system_memory_bytes': 'ram',
     '/system_memory_bandwidth_bytes_per_s': 'ram_bw',
   };

@@ -230,6 +230,7 @@
       });
 
       const devices = catalog.devices.slice().sort((a, b) => a.name.localeCompare(b.name));
+      this.finetune = LlmCalc.finetuneEditor(t, (key, value) => this.set(key, value, true));
       this.machines = LlmCalc.machineEditor(t, devices, catalog.links || [], (key, value) => this.set(key, value, true));
       const hwSelect = select('hw', devices.map((d) => d.id).concat(['custom']), this.machines.deviceName);
 
@@ -396,7 +397,7 @@
         el('div', { class: 'card' }, el('h2', { text: t('rec_title') }), ui.recommendations),
         ui.devicesCard,
         el('div', { class: 'card' }, el('h2', { text: t('cost') }), ui.cost, ui.costChart),
-        el('div', { class: 'card' }, el('h2', { text: t('finetune') }), ui.finetune),
+        el('div', { class: 'card' }, el('h2', { text: t('finetune') }), this.finetune.element, ui.finetune),
         el('div', { class: 'card' }, el('h2', { text: t('rank_title') }), rankButton, ui.rank),
         el('div', { class: 'card' }, el('h2', { text: t('commands') }), ui.commands),
         el('details', { class: 'card' }, el('summary', { text: t('show_math') }), ui.math));
@@ -564,6 +565,7 @@
 
       this.assumptions.render(this.state, envelope.ok ? envelope.result.scenario : null, f);
       this.machines.render(this.state, envelope.ok ? envelope.result.scenario : null, f);
+      this.finetune.render(this.state);
       if (!envelope.ok) {
         ui.error.textContent = t('error') + ': ' + envelope.issues.map((i) => i.message).join(' ');
         ui.error.hidden = false;
