@@ -2,7 +2,7 @@
 // command first, and an engine that cannot run the selection says why, in English and Spanish.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openCalculator, browserSuite } from './harness.mjs';
+import { openCalculator, openPage, browserSuite } from './harness.mjs';
 
 const suite = browserSuite();
 
@@ -76,6 +76,28 @@ test('fine-tuning settings change the fine-tuning memory and live in the link (i
   await page.locator('llm-calc #f-ft_seq').fill('0');
   await page.locator('llm-calc #f-ft_seq').dispatchEvent('change');
   assert.match(await page.locator('llm-calc #f-ft_seq-error').textContent(), /whole number from 1/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('export: a Markdown summary to the clipboard and the result as a JSON file (issue #21 item 13)', async () => {
+  const { context, page, errors } = await openPage(suite.browser);
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: suite.base });
+  await page.goto(`${suite.base}/index.html#v=1&model=qwen3-8b&ctx=16384`);
+  await page.locator('llm-calc [data-testid="kv"]').waitFor();
+  await page.locator('llm-calc #copy-summary').click();
+  await page.locator('llm-calc .status').filter({ hasText: 'Summary copied' }).waitFor();
+  const text = await page.evaluate(() => navigator.clipboard.readText());
+  assert.match(text, /^## Qwen3 8B · Q4_K_M · NVIDIA GeForce RTX 4090 · llama\.cpp b10256\n/);
+  // Qwen3-8B: 36 layers x 8 KV heads x (128 + 128) x 2 B = 147,456 B per token; x 16,384 = 2.25 GiB.
+  assert.match(text, /KV cache 2\.25 GiB/);
+  assert.match(text, /#v=1&model=qwen3-8b&ctx=16384/);
+  assert.match(text, /```sh\nllama-server -hf .+ -c 16384 --port 8080\n```/);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.locator('llm-calc #save-json').click()]);
+  assert.equal(download.suggestedFilename(), 'llmcalc-qwen3-8b.json');
+  const saved = JSON.parse(await (await import('node:fs/promises')).readFile(await download.path(), 'utf8'));
+  assert.equal(saved.request.context_tokens, 16384);
+  assert.equal(saved.envelope.result.memory.kv_cache_bytes, 147456 * 16384);
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -37,6 +37,10 @@
       const self = this;
       if (this.connected) return;
       this.connected = true;
+      // A printout shows every section.
+      window.addEventListener('beforeprint', () => {
+        this.shadowRoot.querySelectorAll('details').forEach((details) => { details.open = true; });
+      });
       if (typeof CSSStyleSheet === 'function' && 'adoptedStyleSheets' in this.shadowRoot) {
         const sheet = new CSSStyleSheet();
         sheet.replaceSync(LlmCalc.styles || '');
@@ -265,6 +269,22 @@
         copyText(url, ui.status, fileOnly ? t('copied_without_file') : t('copied'), t('copy_unavailable'));
       });
 
+      // Export: a Markdown summary to the clipboard, the request and result as a JSON file.
+      const summary = el('button', { type: 'button', id: 'copy-summary', text: t('copy_summary') });
+      summary.addEventListener('click', () => {
+        if (!this.lastEnvelope || !this.lastEnvelope.ok) return;
+        const url = window.location.href.split('#')[0] + S.encodeHash(this.state);
+        const text = LlmCalc.exportSummary(this.lastEnvelope.result, this.lastRequest, this.state, t,
+          LlmCalc.i18n.formatter(this.lang), this.deviceSummary(this.lastEnvelope.result), url);
+        copyText(text, ui.status, t('copied_summary'), t('copy_unavailable'));
+      });
+      const saveJson = el('button', { type: 'button', id: 'save-json', text: t('save_json') });
+      saveJson.addEventListener('click', () => {
+        if (!this.lastEnvelope) return;
+        LlmCalc.downloadText('llmcalc-' + (this.state.model || 'model') + '.json',
+          JSON.stringify({ request: this.lastRequest, envelope: this.lastEnvelope }, null, 1), 'application/json');
+      });
+
       ui.notice = el('p', { class: 'notice', role: 'status' });
       ui.error = el('p', { class: 'error', role: 'alert' });
       // The core's warnings (e.g. a vision tower left out, an unknown family); the verdict already
@@ -404,7 +424,7 @@
 
       root.appendChild(el('header', {},
         el('div', {}, el('h1', { text: t('title') }), el('p', { class: 'sub', text: t('subtitle') })),
-        el('div', { class: 'tools' }, language, copy, ui.status)));
+        el('div', { class: 'tools' }, language, copy, summary, saveJson, ui.status)));
       root.appendChild(ui.notice);
       root.appendChild(ui.error);
       root.appendChild(ui.warnings);
@@ -503,7 +523,8 @@
     }
 
     estimate() {
-      let envelope = this.core.estimateEnvelope(this.request());
+      this.lastRequest = this.request();
+      let envelope = this.core.estimateEnvelope(this.lastRequest);
       if (!envelope.ok && this.hasAttribute('sync-hash') && !this.custom) {
         let reset = false;
         envelope.issues.forEach((issue) => {
@@ -516,9 +537,11 @@
         });
         if (reset) {
           this.notice = 'link_broken';
-          envelope = this.core.estimateEnvelope(this.request());
+          this.lastRequest = this.request();
+          envelope = this.core.estimateEnvelope(this.lastRequest);
         }
       }
+      this.lastEnvelope = envelope;
       return envelope;
     }
 
