@@ -101,3 +101,24 @@ test('export: a Markdown summary to the clipboard and the result as a JSON file 
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('two configurations side by side (issue #21 item 13)', async () => {
+  const { context, page, errors } = await openCalculator(suite.browser, `${suite.base}/index.html#v=1&model=llama-3.1-8b&ctx=8192`);
+  await page.locator('llm-calc #pin-button').click();
+  await page.locator('llm-calc #f-weights').selectOption('Q8_0');
+  await page.waitForFunction(() => location.hash.includes('weights=Q8_0'));
+  await page.locator('llm-calc #pin-button').click();
+  const rows = page.locator('llm-calc #compare-table tbody tr');
+  assert.equal(await rows.count(), 2);
+  assert.match(await rows.nth(0).locator('td').first().textContent(), /Llama 3\.1 8B · Q4_K_M · /);
+  assert.match(await rows.nth(1).locator('td').first().textContent(), /Llama 3\.1 8B · Q8_0 · /);
+  // Q8_0 holds more bytes than Q4_K_M and decodes slower on the same card.
+  const decode = async (i) => parseFloat(await rows.nth(i).locator('td').nth(3).textContent());
+  assert.ok((await decode(1)) < (await decode(0)));
+  // Each row reopens its configuration.
+  assert.match(await rows.nth(0).locator('a').getAttribute('href'), /^#v=1/);
+  await rows.nth(0).locator('button').click();
+  assert.equal(await rows.count(), 1);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -387,6 +387,15 @@
         if (ui.devicesCard.open && ui.renderDevices) ui.renderDevices();
       });
       ui.recommendations = el('dl', { class: 'figures', id: 'recommendations' });
+      // Side by side: pinned configurations with their figures.
+      this.compare = LlmCalc.compareView(t);
+      this.compare.bind(() => {
+        if (!this.lastEnvelope || !this.lastEnvelope.ok) return null;
+        const r = this.lastEnvelope.result;
+        return { label: (r.model.name || r.model.id) + ' · ' + r.weights.format + ' · ' + this.deviceSummary(r) + ' · ' +
+                   this.state.engine + ' · ' + LlmCalc.i18n.formatter(this.lang).integer(this.state.ctx),
+                 hash: S.encodeHash(this.state), result: r };
+      }, () => LlmCalc.i18n.formatter(this.lang));
       // The Deployment panel: users and speed per user, planned on demand.
       ui.plan = el('div', { class: 'plan-view' });
       const planButton = el('button', { type: 'button', id: 'plan-button', text: t('plan_button') });
@@ -407,6 +416,7 @@
       const results = el('section', { class: 'results', 'aria-label': t('answers_title') },
         el('div', { class: 'card' }, el('h2', { text: t('answers_title') }), ui.answers, ui.advice),
         planCard,
+        this.compare.element,
         el('div', { class: 'card' }, el('h2', { text: t('memory') }), ui.verdict, ui.bar, ui.figures),
         el('div', { class: 'card' }, el('h2', { text: t('decode') }), ui.speed,
           el('h3', { text: t('stream_title') }), this.stream.element,
@@ -492,7 +502,10 @@
       if (this.weightFormatsKey === key) return;
       this.weightFormatsKey = key;
       LlmCalc.dom.clear(this.ui.weights);
-      formats.forEach((format) => this.ui.weights.appendChild(option(format, format)));
+      // 16-bit formats are spelled as each file kind spells them; the menu says which is which
+      // (issue #21 item 13): llama.cpp's F16 / F32 GGUF types, the checkpoints' FP16 / BF16.
+      const kind = { F16: ' (GGUF)', F32: ' (GGUF)', FP16: ' (safetensors)', BF16: ' (safetensors)' };
+      formats.forEach((format) => this.ui.weights.appendChild(option(format, format + (kind[format] || ''))));
       // A published format of the previous model that this one does not have.
       if (formats.indexOf(this.state.weights) < 0) this.state.weights = S.DEFAULTS.weights;
     }
