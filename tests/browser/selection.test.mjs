@@ -122,3 +122,15 @@ test('two configurations side by side (issue #21 item 13)', async () => {
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('Spanish reaches the page title, the math and the landmarks (issue #21 item 11)', async () => {
+  const { context, page, errors } = await openCalculator(suite.browser, `${suite.base}/index.html#v=1&lang=es`);
+  assert.equal(await page.title(), 'Calculadora de inferencia de LLM');
+  assert.equal(await page.evaluate(() => document.documentElement.lang), 'es');
+  assert.equal(await page.locator('llm-calc section.controls').getAttribute('aria-label'), 'Ajustes');
+  const math = await page.locator('llm-calc .math strong').allTextContents();
+  assert.deepEqual(math, ['pesos: ', 'caché KV: ', 'búferes de cómputo: ', 'utilizable: ']);
+  assert.equal(await page.locator('llm-calc details.advanced summary', { hasText: 'Capas en la RAM del sistema (llama.cpp)' }).count(), 1);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

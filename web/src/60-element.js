@@ -162,6 +162,11 @@
       LlmCalc.dom.clear(root);
       this.lang = LlmCalc.i18n.pickLanguage(this.state.lang);
       const t = this.t.bind(this);
+      // The page (not a widget in someone else's page) takes the calculator's language and title.
+      if (this.hasAttribute('sync-hash')) {
+        document.title = t('title');
+        document.documentElement.lang = this.lang;
+      }
       const catalog = this.core.catalog;
       const ui = (this.ui = {});
       const f0 = LlmCalc.i18n.formatter(this.lang);
@@ -335,7 +340,7 @@
         ui.hubStatus.textContent = t('hub_link');
       }
 
-      const controls = el('section', { class: 'controls', 'aria-label': 'Inputs' },
+      const controls = el('section', { class: 'controls', 'aria-label': t('inputs') },
         el('div', { class: 'field' }, el('label', { for: 'f-model', text: t('model') }), search, modelSelect),
         el('div', { class: 'field' }, el('label', { for: 'f-file', text: t('my_model') }), fileInput, ui.fileStatus),
         el('div', { class: 'field' }, el('label', { for: 'f-hub', text: t('hub_model') }),
@@ -755,7 +760,7 @@
       this.scheduleExplore();
       LlmCalc.dom.clear(ui.math);
       m.math.forEach((line) => {
-        ui.math.appendChild(LlmCalc.dom.el('li', {}, LlmCalc.dom.el('strong', { text: line.name + ': ' }),
+        ui.math.appendChild(LlmCalc.dom.el('li', {}, LlmCalc.dom.el('strong', { text: t('math_' + line.name) + ': ' }),
           line.formula + ' = ' + f.integer(line.bytes) + ' B'));
       });
     }
