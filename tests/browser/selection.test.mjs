@@ -134,3 +134,30 @@ test('Spanish reaches the page title, the math and the landmarks (issue #21 item
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('copy feedback beside the button; a widget copies embed code that reproduces its settings (issue #21 item 8)', async () => {
+  const { context, page, errors } = await openPage(suite.browser);
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: suite.base });
+  await page.goto(`${suite.base}/embed.html`);
+  await page.locator('llm-calc [data-testid="kv"]').waitFor();
+  // A command's copy is confirmed next to its own button, not in the header.
+  await page.locator('llm-calc [data-engine="vllm"] button.copy').click();
+  await page.locator('llm-calc [data-engine="vllm"] [data-testid="copy-status"]').filter({ hasText: 'Command copied' }).waitFor();
+  // The widget reads no address: its copy button gives the element with its settings.
+  await page.locator('llm-calc #f-batch').fill('3');
+  await page.locator('llm-calc #f-batch').dispatchEvent('change');
+  await page.locator('llm-calc header button.copy').click();
+  const markup = await page.evaluate(() => navigator.clipboard.readText());
+  assert.match(markup, /^<llm-calc .*model="qwen3-30b-a3b".*batch="3".*><\/llm-calc>$/);
+  const kv = await page.locator('llm-calc [data-testid="kv"] dd').textContent();
+  // Pasted into another page, it shows the same figures.
+  const other = `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"></head><body>${markup}
+    <script src="${suite.base}/llmcalc_core.js"></script><script src="${suite.base}/llm-calc.js"></script></body></html>`;
+  await page.route(`${suite.base}/pasted.html`, (route) => route.fulfill({ contentType: 'text/html', body: other }));
+  await page.goto(`${suite.base}/pasted.html`);
+  await page.locator('llm-calc [data-testid="kv"]').waitFor();
+  assert.equal(await page.locator('llm-calc #f-batch').inputValue(), '3');
+  assert.equal(await page.locator('llm-calc [data-testid="kv"] dd').textContent(), kv);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

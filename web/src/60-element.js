@@ -266,11 +266,19 @@
         this.build();
         this.render();
       });
-      const copy = el('button', { type: 'button', class: 'copy', text: t('copy_link') });
+      // The page copies a link that reopens this state. A widget in someone else's page does not
+      // read the address (only the page does, with sync-hash), so it copies the element with these
+      // settings as attributes, which reproduces them wherever it is pasted (issue #21 item 8).
+      const page = this.hasAttribute('sync-hash');
+      const copy = el('button', { type: 'button', class: 'copy', text: t(page ? 'copy_link' : 'copy_embed') });
       copy.addEventListener('click', () => {
-        const url = window.location.href.split('#')[0] + S.encodeHash(this.state);
         // A model read from a file cannot travel in a link (a Hub model can: hf, hf_file).
         const fileOnly = this.custom && !this.custom.hf_repo;
+        if (!page) {
+          copyText(embedMarkup(this.state), ui.status, fileOnly ? t('copied_without_file') : t('copied_embed'), t('copy_unavailable'));
+          return;
+        }
+        const url = window.location.href.split('#')[0] + S.encodeHash(this.state);
         copyText(url, ui.status, fileOnly ? t('copied_without_file') : t('copied'), t('copy_unavailable'));
       });
 
@@ -750,9 +758,11 @@
           (entry.modelfile ? '\n\n# Modelfile\n' + entry.modelfile : '');
         const copy = LlmCalc.dom.el('button', { type: 'button', class: 'copy', text: t('copy'),
                                                 'aria-label': t('copy') + ' ' + engine });
-        copy.addEventListener('click', () => copyText(text, ui.status, t('copied_command'), t('copy_unavailable')));
+        // Said beside the button that was pressed (issue #21 item 8).
+        const said = LlmCalc.dom.el('span', { class: 'status', role: 'status', 'data-testid': 'copy-status' });
+        copy.addEventListener('click', () => copyText(text, said, t('copied_command'), t('copy_unavailable')));
         ui.commands.appendChild(LlmCalc.dom.el('div', { class: 'command' + (entry.unavailable ? ' unavailable' : ''), 'data-engine': engine },
-          LlmCalc.dom.el('div', { class: 'row' }, LlmCalc.dom.el('strong', { text: engine }), copy),
+          LlmCalc.dom.el('div', { class: 'row' }, LlmCalc.dom.el('strong', { text: engine }), said, copy),
           entry.unavailable ? LlmCalc.dom.el('p', { class: 'hint cannot-run', 'data-testid': 'cannot-run', text: t('cannot_run') + ': ' + entry.unavailable }) : null,
           LlmCalc.dom.el('pre', { text: text }),
           entry.notes ? LlmCalc.dom.el('p', { class: 'hint', text: entry.notes }) : null));
@@ -764,6 +774,15 @@
           line.formula + ' = ' + f.integer(line.bytes) + ' B'));
       });
     }
+  }
+
+  // <llm-calc key="value" ...> with the settings that differ from the defaults; values are the
+  // state's own (ids, numbers, share-link text), quoted and escaped for an attribute.
+  function embedMarkup(state) {
+    const escape = (value) => String(value).replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+    const attributes = S.KEYS.filter((key) => state[key] !== S.DEFAULTS[key] && state[key] !== '')
+      .map((key) => ' ' + key + '="' + escape(state[key]) + '"').join('');
+    return '<llm-calc' + attributes + '></llm-calc>';
   }
 
   // Each machine's commands, one block per machine: "# On <head-ip> (machine 0, head)".
