@@ -60,3 +60,19 @@ test('as a widget in a 600 px column under hostile CSS the calculator stays in i
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('on a phone every control is a finger-sized target', async () => {
+  const { context, page, errors } = await openCalculator(suite.browser, `${suite.base}/index.html#v=1&more=rtx-3090*1`,
+    { viewport: { width: 390, height: 900 } });
+  await page.locator('llm-calc').evaluate((host) => {
+    host.shadowRoot.querySelectorAll('details').forEach((details) => { details.open = true; });
+  });
+  const small = await page.locator('llm-calc').evaluate((host) => Array.from(
+    host.shadowRoot.querySelectorAll('.controls select, .controls input, .controls button, header button, header select, .card > button, .command button'))
+    .filter((node) => !node.hidden && node.offsetParent !== null)
+    .map((node) => ({ id: node.id || node.className || node.tagName, type: node.type, h: node.getBoundingClientRect().height }))
+    .filter((n) => n.h < (n.type === 'checkbox' ? 24 : 44)));
+  assert.deepEqual(small, []);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
