@@ -161,3 +161,37 @@ test('copy feedback beside the button; a widget copies embed code that reproduce
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('a table saves as CSV the rows it shows (issue #21 item 13)', async () => {
+  const { context, page, errors } = await openCalculator(suite.browser, `${suite.base}/index.html#v=1&hw=rtx-4090`);
+  await page.locator('llm-calc #rank-button').click();
+  await page.locator('llm-calc #rank-table tbody tr').first().waitFor();
+  await page.locator('llm-calc #rank-filter').fill('Qwen3 8B');
+  const shown = await page.locator('llm-calc #rank-table tbody tr').count();
+  assert.ok(shown >= 1);
+  const [download] = await Promise.all([page.waitForEvent('download'),
+    page.locator('llm-calc [data-testid="rank-table-csv"]').click()]);
+  assert.equal(download.suggestedFilename(), 'rank-table.csv');
+  const text = await (await import('node:fs/promises')).readFile(await download.path(), 'utf8');
+  const lines = text.trim().split('\r\n');
+  assert.match(lines[0], /^"Model","Weight format","Verdict"/);
+  assert.equal(lines.length, shown + 1);
+  assert.match(lines[1], /Qwen3 8B/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a chart saves as a standalone SVG with its styles written in (issue #21 item 13)', async () => {
+  const { context, page, errors } = await openCalculator(suite.browser, `${suite.base}/index.html#v=1&model=llama-3.1-8b&hw=rtx-4090`);
+  await page.locator('llm-calc #memory-chart circle').first().waitFor();
+  const [download] = await Promise.all([page.waitForEvent('download'),
+    page.locator('llm-calc [data-testid="memory-chart-svg"]').click()]);
+  assert.equal(download.suggestedFilename(), 'memory-chart.svg');
+  const text = await (await import('node:fs/promises')).readFile(await download.path(), 'utf8');
+  assert.match(text, /^<svg[^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+  // The nine context points and the device's limit, each with its stroke or fill written in.
+  assert.equal((text.match(/<circle /g) || []).length, 9);
+  assert.match(text, /class="limit"[^>]*stroke="rgb\(/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

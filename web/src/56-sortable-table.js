@@ -60,6 +60,16 @@
     }
     const table = el('table', { class: 'rank', id: options.id }, el('thead', {}, head), body);
     draw();
-    return { element: el('div', { class: 'table-wrap' }, table), draw: draw };
+    const wrap = el('div', { class: 'table-wrap' }, table);
+    if (!options.csvLabel) return { element: wrap, draw: draw };
+    // The rows as shown (filtered and sorted), as CSV (issue #21 item 13).
+    const csv = el('button', { type: 'button', class: 'csv', 'data-testid': options.id + '-csv', text: options.csvLabel });
+    csv.addEventListener('click', () => {
+      const quote = (text) => '"' + String(text).replace(/"/g, '""') + '"';
+      const lines = [columns.map((c) => quote(c.label)).join(',')].concat(Array.prototype.map.call(body.rows,
+        (tr) => Array.prototype.map.call(tr.cells, (td) => quote(td.textContent)).join(',')));
+      LlmCalc.downloadText(options.id + '.csv', lines.join('\r\n') + '\r\n', 'text/csv');
+    });
+    return { element: el('div', {}, csv, wrap), draw: draw };
   };
 })(window.LlmCalc);

@@ -57,6 +57,7 @@
       limit: { value: result.usable_bytes, text: t('usable') + ' ' + f.gib(result.usable_bytes) },
       series: [{ points: points.map((p) => ({ x: p.context_tokens, y: p.total_bytes, dot: p.fits ? 'fits' : 'oom' })) }],
     })));
+    container.appendChild(LlmCalc.chartButton(container.firstChild, 'memory-chart', t('save_svg')));
   }
 
   // Decode speed (per sequence) against context, the likely range as dashed lines above and
@@ -76,6 +77,7 @@
       yText: f.speed(yMax) + ' ' + t('tokens_per_s'),
       series: [line('decode_high', 'band'), line('decode_tokens_per_s', 'decode', true), line('decode_low', 'band')],
     })));
+    container.appendChild(LlmCalc.chartButton(container.firstChild, 'speed-chart', t('save_svg')));
   }
 
   // Rows carry the device id; names come from the catalog.
@@ -86,6 +88,7 @@
     const name = (d) => names[d.id] || d.id;
     const verdictRank = { comfortable: 0, tight: 1, oom: 2 };
     const table = LlmCalc.sortableTable({
+      csvLabel: t('save_csv'),
       id: 'device-table',
       rows: result.devices,
       sortKey: 'decode',

@@ -50,6 +50,7 @@
     if (!r.setups.length) return;
     const category = { one_device: 0, one_machine: 1, several_machines: 2 };
     const table = LlmCalc.sortableTable({
+      csvLabel: t('save_csv'),
       id: 'plan-table',
       rows: r.setups,
       sortKey: 'rent',

@@ -27,6 +27,7 @@
     }
     const verdictRank = { comfortable: 0, tight: 1, offload: 2, oom: 3 };
     const table = LlmCalc.sortableTable({
+      csvLabel: t('save_csv'),
       id: 'rank-table',
       rows: answer.result.rows,
       sortKey: 'verdict',

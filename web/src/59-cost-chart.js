@@ -27,5 +27,6 @@
       yText: '$' + f.number(yMax, 0),
       series: series,
     }));
+    container.appendChild(LlmCalc.chartButton(container.firstChild, 'cost-chart', t('save_svg')));
   };
 })(window.LlmCalc);

@@ -1,5 +1,5 @@
 // Export (issue #21 item 13): a Markdown summary of the estimate to paste in an issue or a chat,
-// and the request with its whole result as a JSON file. Both are made in the browser from the
+// the request with its whole result as a JSON file, and a chart as an SVG file. Both are made in the browser from the
 // figures on screen; nothing is sent anywhere.
 (function (LlmCalc) {
   'use strict';
@@ -43,6 +43,32 @@
     setTimeout(() => URL.revokeObjectURL(url), 1000);
   }
 
+  // A chart as a standalone SVG file: a copy of the drawing with each element's computed
+  // stroke, fill and font written into it (the page's stylesheet does not travel with the file).
+  const STYLED = ['stroke', 'stroke-width', 'stroke-dasharray', 'fill', 'font-size', 'font-family', 'opacity'];
+  function chartButton(chart, name, label) {
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.className = 'svg';
+    button.textContent = label;
+    button.setAttribute('data-testid', name + '-svg');
+    button.addEventListener('click', () => {
+      const copy = chart.cloneNode(true);
+      const live = [chart].concat(Array.from(chart.querySelectorAll('*')));
+      const copied = [copy].concat(Array.from(copy.querySelectorAll('*')));
+      live.forEach((node, i) => {
+        const style = getComputedStyle(node);
+        STYLED.forEach((property) => copied[i].setAttribute(property, style.getPropertyValue(property)));
+      });
+      copy.setAttribute('xmlns', 'http://www.w3.org/2000/svg');
+      copy.setAttribute('width', '560');
+      copy.setAttribute('height', '220');
+      download(name + '.svg', new XMLSerializer().serializeToString(copy), 'image/svg+xml');
+    });
+    return button;
+  }
+
+  LlmCalc.chartButton = chartButton;
   LlmCalc.exportSummary = markdownSummary;
   LlmCalc.downloadText = download;
 })(window.LlmCalc);
