@@ -31,12 +31,7 @@ constexpr int64_t kNonTorchBytes = 100 * kMiB;   // "non_torch" growth during pr
 constexpr int64_t kCudaGraphBytes = 400 * kMiB;  // "Estimated CUDA graph memory: 0.14-0.55 GiB total"
 constexpr double kSwaFullTokensRatio = 0.8;      // SGLang --swa-full-tokens-ratio default
 
-// The request's plan when it covers its devices, else one tensor-parallel group of them all.
-ParallelPlan plan_of(const MemoryRequest& request) {
-  int64_t devices = std::max<int64_t>(1, request.devices);
-  if (request.parallel.ranks() == devices) return request.parallel;
-  return ParallelPlan{devices, 1, 1, false};
-}
+ParallelPlan plan_of(const MemoryRequest& request) { return covering_plan(request.parallel, request.devices); }
 
 int64_t tensor_parallel(const MemoryRequest& request) { return plan_of(request).tensor; }
 
@@ -150,6 +145,11 @@ int64_t activation_peak(const ModelSpec& model, const Hardware& hardware, const 
 }
 
 }  // namespace
+
+ParallelPlan covering_plan(const ParallelPlan& plan, int64_t devices) {
+  devices = std::max<int64_t>(1, devices);
+  return plan.ranks() == devices ? plan : ParallelPlan{devices, 1, 1, false};
+}
 
 int64_t expert_shards(const ParallelPlan& plan, const std::string& engine) {
   return engine == "sglang" || plan.expert ? plan.tensor * plan.data : plan.tensor;

@@ -156,6 +156,13 @@ struct Step {
   double draft_bandwidth = 0;  // where MTP drafts read their weights
 };
 
+// One remote device's round trip (ggml-rpc.cpp) for `tokens` tokens: the hidden state sent and
+// read back in f32, the f32 KQ mask over the context sent, each way at the network's latency.
+double rpc_round_trip_seconds(const ModelSpec& model, const SpeedRequest& r, double tokens) {
+  double bytes = (2.0 * static_cast<double>(model.hidden_size) * 4.0 + 4.0 * static_cast<double>(r.context_tokens)) * tokens;
+  return transfer_seconds(r.network, bytes) + r.network.latency_s;
+}
+
 // llama.cpp's layer split (-sm layer): the devices run one after another, each over its share of
 // the layers; devices on other machines (RPC, ggml-rpc.cpp) each cost a round trip per step: the
 // head sends the hidden state and the KQ mask (f32, context x batch) with SET_TENSOR and
@@ -174,11 +181,7 @@ Step layer_split_step(const ModelSpec& model, const SpeedRequest& r, const Work&
     step.seconds += std::max(m, c);
     memory += m;
     compute += c;
-    if (d.node != 0) {
-      double bytes = 2.0 * static_cast<double>(model.hidden_size) * 4.0 * batch +
-                     4.0 * static_cast<double>(r.context_tokens) * batch;
-      step.seconds += 2.0 * r.network.latency_s + (r.network.bandwidth_bytes_per_s > 0 ? bytes / r.network.bandwidth_bytes_per_s : 0.0);
-    }
+    if (d.node != 0) step.seconds += rpc_round_trip_seconds(model, r, batch);
   }
   step.seconds += w.host_time;
   step.compute_bound = compute > memory;
@@ -193,9 +196,8 @@ Step layer_split_step(const ModelSpec& model, const SpeedRequest& r, const Work&
 // layer (dispatch and combine). Links: the machine's own within it, the network across machines.
 Step tensor_parallel_step(const ModelSpec& model, const Hardware& hardware, const SpeedRequest& r,
                           const Work& w, double batch, bool quantized) {
-  ParallelPlan plan = r.parallel;
-  int64_t devices = std::max<int64_t>(1, r.devices);
-  if (plan.ranks() != devices) plan = ParallelPlan{devices, 1, 1, false};
+  ParallelPlan plan = covering_plan(r.parallel, r.devices);
+  int64_t devices = plan.ranks();
   double tensor = static_cast<double>(plan.tensor);
   double stages = static_cast<double>(plan.pipeline);
   double shards = static_cast<double>(std::max<int64_t>(plan.tensor, r.expert_shards));
@@ -319,8 +321,7 @@ SpeedEstimate estimate_speed(const ModelSpec& model, const WeightPlan& weights,
   double prefill_time = 0;
   if (request.tensor_parallel) {
     // One prompt runs through the stages in turn, each stage's tensor ranks together.
-    ParallelPlan plan = request.parallel.ranks() == static_cast<int64_t>(devices) ? request.parallel
-                                                                                  : ParallelPlan{static_cast<int64_t>(devices), 1, 1, false};
+    ParallelPlan plan = covering_plan(request.parallel, request.devices);
     Rates rates = rates_of(hardware, a, quantized);
     double tensor = static_cast<double>(plan.tensor);
     if (rates.matmul <= 0) return out;  // no compute figure for this device: prefill unknown (0)
@@ -342,12 +343,7 @@ SpeedEstimate estimate_speed(const ModelSpec& model, const WeightPlan& weights,
       double seconds = d.share * (prefill_flops / rates.matmul + pass_bytes / rates.bandwidth) / chunks;
       one_chunk += seconds;
       slowest = std::max(slowest, seconds);
-      if (d.node != 0) {
-        double bytes = (2.0 * static_cast<double>(model.hidden_size) * 4.0 +
-                        4.0 * static_cast<double>(request.context_tokens)) * std::min(prompt, ubatch);
-        round_trips += 2.0 * request.network.latency_s +
-                       (request.network.bandwidth_bytes_per_s > 0 ? bytes / request.network.bandwidth_bytes_per_s : 0.0);
-      }
+      if (d.node != 0) round_trips += rpc_round_trip_seconds(model, request, std::min(prompt, ubatch));
     }
     prefill_time = one_chunk + (chunks - 1.0) * slowest + std::ceil(prompt / ubatch) * round_trips;
   }

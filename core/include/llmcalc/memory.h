@@ -55,6 +55,10 @@ struct ParallelPlan {
   int64_t ranks() const { return tensor * pipeline * data; }
 };
 
+/// `plan` when it covers `devices`, else one tensor-parallel group of them all (a request that
+/// names no layout, or a device count changed after the layout was read).
+ParallelPlan covering_plan(const ParallelPlan& plan, int64_t devices);
+
 /// Ranks the routed experts of a layer spread over: tensor x data with expert parallel, and in
 /// SGLang always (its MoE runs over the whole --tp group); else the tensor ranks.
 int64_t expert_shards(const ParallelPlan& plan, const std::string& engine);
