@@ -33,26 +33,12 @@
     const inputs = {};
     const errors = {};
     const numberBox = (key, min, max, onValue) => {
-      const error = el('span', { class: 'field-error', id: 'f-' + key + '-error', role: 'alert' });
-      error.hidden = true;
-      const input = el('input', { id: 'f-' + key, type: 'number', min: min, max: max, step: 1, inputmode: 'numeric',
-                                  'aria-describedby': 'f-' + key + '-error' });
-      input.addEventListener('change', () => {
-        const raw = input.value.trim();
-        const value = raw === '' && min === 0 ? 0 : Number(raw);
-        const valid = raw === '' ? min === 0 : /^\d{1,8}$/.test(raw) && value >= min && value <= max;
-        error.hidden = valid;
-        error.textContent = valid ? '' : t('invalid_whole_number').replace('{min}', String(min)).replace('{max}', String(max));
-        if (valid) {
-          input.removeAttribute('aria-invalid');
-          onValue(value);
-        } else {
-          input.setAttribute('aria-invalid', 'true');
-        }
-      });
-      inputs[key] = input;
-      errors[key] = error;
-      return el('div', { class: 'field' }, el('label', { for: 'f-' + key, text: t(key) }), input, error);
+      const message = t('invalid_whole_number').replace('{min}', String(min)).replace('{max}', String(max));
+      // A 0 minimum means "the default": the box may be emptied.
+      const box = LlmCalc.numberBox(key, min, max, { message: message, empty: min === 0 ? 0 : undefined }, onValue);
+      inputs[key] = box.input;
+      errors[key] = box.error;
+      return el('div', { class: 'field' }, el('label', { for: 'f-' + key, text: t(key) }), box.input, box.error);
     };
     Object.keys(NUMBERS).forEach((key) => {
       if (key === 'tp') return;  // the parallel layout has its own group below

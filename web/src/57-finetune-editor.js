@@ -24,25 +24,11 @@
     menu('ft_opt', OPTIMIZERS);
     Object.keys(NUMBERS).forEach((key) => {
       const [min, max] = NUMBERS[key];
-      const error = el('span', { class: 'field-error', id: 'f-' + key + '-error', role: 'alert' });
-      error.hidden = true;
-      const input = el('input', { id: 'f-' + key, type: 'number', min: min, max: max, step: 1, inputmode: 'numeric',
-                                  'aria-describedby': 'f-' + key + '-error' });
-      input.addEventListener('change', () => {
-        const value = LlmCalc.state.coerce(key, input.value);
-        const valid = value !== undefined && value >= min && value <= max;
-        error.hidden = valid;
-        error.textContent = valid ? '' : t('invalid_whole_number').replace('{min}', String(min)).replace('{max}', String(max));
-        if (valid) {
-          input.removeAttribute('aria-invalid');
-          onSet(key, value);
-        } else {
-          input.setAttribute('aria-invalid', 'true');
-        }
-      });
-      inputs[key] = input;
-      errors[key] = error;
-      box.appendChild(el('div', { class: 'field' }, el('label', { for: 'f-' + key, text: t(key) }), input, error));
+      const message = t('invalid_whole_number').replace('{min}', String(min)).replace('{max}', String(max));
+      const number = LlmCalc.numberBox(key, min, max, { message: message }, (value) => onSet(key, value));
+      inputs[key] = number.input;
+      errors[key] = number.error;
+      box.appendChild(el('div', { class: 'field' }, el('label', { for: 'f-' + key, text: t(key) }), number.input, number.error));
     });
     menu('ft_shard', SHARDING);
     const checkpointing = el('input', { id: 'f-ft_ckpt', type: 'checkbox' });

@@ -181,28 +181,14 @@
       // A whole-number box: a value outside [min, max] (or not whole) is refused with a message
       // beside it, and the figures stay on the last accepted value.
       const numberInput = (key, min, max, stateKey) => {
-        const error = el('span', { class: 'field-error', id: 'f-' + key + '-error', role: 'alert' });
-        error.hidden = true;
-        const node = el('input', { id: 'f-' + key, type: 'number', min: min, max: max, step: 1,
-                                    inputmode: 'numeric', 'data-key': stateKey || key,
-                                    'aria-describedby': 'f-' + key + '-error' });
-        node.addEventListener('change', () => {
-          const value = S.coerce(stateKey || key, node.value);
-          const valid = value !== undefined && value >= min && value <= max;
-          error.hidden = valid;
-          error.textContent = valid ? '' : t('invalid_whole_number').replace('{min}', f0.integer(min)).replace('{max}', f0.integer(max));
-          if (valid) {
-            node.removeAttribute('aria-invalid');
-            this.set(stateKey || key, value, true);
-          } else {
-            node.setAttribute('aria-invalid', 'true');
-          }
-        });
-        ui[key] = node;
-        ui[key + 'Error'] = error;
+        const message = t('invalid_whole_number').replace('{min}', f0.integer(min)).replace('{max}', f0.integer(max));
+        const box = LlmCalc.numberBox(key, min, max, { message: message, dataKey: stateKey || key },
+                                      (value) => this.set(stateKey || key, value, true));
+        ui[key] = box.input;
+        ui[key + 'Error'] = box.error;
         const both = document.createDocumentFragment();
-        both.appendChild(node);
-        both.appendChild(error);
+        both.appendChild(box.input);
+        both.appendChild(box.error);
         return both;
       };
       const field = (key, control, extra) =>
