@@ -1,10 +1,13 @@
-// Assembles dist/: the page, the widget page, the bundled element script, the wasm module, and
-// llm-calculator.html with every script and style inlined (works from file:// with no network).
+// Assembles dist/: the page, the widget page, the bundled element script, the wasm module (its JS
+// glue and llmcalc_core.wasm), and llm-calculator.html with every script, style and the wasm bytes
+// inlined (works from file:// with no network).
 // Usage: node web/build.mjs <path to llmcalc_core.js> <dist dir>
 import { createHash } from 'node:crypto';
-import { copyFileSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { prerenderDefaultPage } from './prerender.mjs';
 
 const webDir = dirname(fileURLToPath(import.meta.url));
 const [corePath, distDir] = process.argv.slice(2);
@@ -13,6 +16,15 @@ if (!corePath || !distDir) {
   process.exit(2);
 }
 mkdirSync(distDir, { recursive: true });
+// Compressed siblings of an earlier build would be served in place of the new files.
+for (const name of readdirSync(distDir).filter((n) => /\.(br|gz)$/.test(n))) rmSync(join(distDir, name));
+const replaceOnce = (text, pattern, replacement) => {
+  if (!pattern.test(text)) throw new Error(`index.html lacks ${pattern}`);
+  return text.replace(pattern, () => replacement);
+};
+const hash = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+const CSP = /<meta http-equiv="Content-Security-Policy" content="([^"]*)">/;
+const ELEMENT = /<llm-calc sync-hash><\/llm-calc>/;
 
 // The element bundle: namespace first, then the stylesheet text, then the sources in name order.
 const sources = readdirSync(join(webDir, 'src')).filter((name) => name.endsWith('.js')).sort();
@@ -22,32 +34,52 @@ parts.splice(1, 0, `// ---- llm-calc.css\nwindow.LlmCalc.styles = ${JSON.stringi
 const bundle = parts.join('\n');
 writeFileSync(join(distDir, 'llm-calc.js'), bundle);
 
+const wasmPath = corePath.replace(/\.js$/, '.wasm');
 copyFileSync(corePath, join(distDir, 'llmcalc_core.js'));
-for (const name of ['index.html', 'embed.html', 'page.css']) {
+copyFileSync(wasmPath, join(distDir, 'llmcalc_core.wasm'));
+for (const name of ['index.html', 'embed.html']) {
   copyFileSync(join(webDir, name), join(distDir, name));
 }
 
+// The page with its default answer pre-rendered and its few lines of style inline (no
+// render-blocking request before the first paint); both <style> elements are allowed by hash.
+const prerendered = await prerenderDefaultPage(distDir);
+const pageCss = readFileSync(join(webDir, 'page.css'), 'utf8');
+let pageSource = replaceOnce(readFileSync(join(webDir, 'index.html'), 'utf8'), ELEMENT,
+  `<llm-calc sync-hash aria-busy="true">${prerendered.template}</llm-calc>`);
+pageSource = replaceOnce(pageSource, /<link rel="stylesheet" href="page.css">/, `<style>${pageCss}</style>`);
+const styleHashes = `${hash(pageCss)} ${hash(prerendered.style)}`;
+writeFileSync(join(distDir, 'index.html'), replaceOnce(pageSource, CSP, (() => {
+  const csp = CSP.exec(pageSource)[1].replace("style-src 'self'", `style-src ${styleHashes}`);
+  return `<meta http-equiv="Content-Security-Policy" content="${csp}">`;
+})()));
+
 // The offline single file. Inline code is allowed by hash in the CSP, not by 'unsafe-inline'.
 const core = readFileSync(corePath, 'utf8');
-const pageCss = readFileSync(join(webDir, 'page.css'), 'utf8');
 const safeScript = (code) => code.replace(/<\/script/gi, '<\\/script').replace(/<!--/g, '<\\!--');
 const inlineCore = safeScript(core);
 const inlineBundle = safeScript(bundle);
-const hash = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
-let single = readFileSync(join(webDir, 'index.html'), 'utf8');
+let single = pageSource;
 // The page's own connect-src (data: and the Hugging Face hosts "fetch by name" reads from).
 const connectSrc = /connect-src ([^;"]*)/.exec(single);
 if (!connectSrc) throw new Error('index.html has no connect-src');
 const csp = `default-src 'none'; script-src ${hash(inlineCore)} ${hash(inlineBundle)} 'wasm-unsafe-eval'; ` +
-  `style-src ${hash(pageCss)}; img-src data:; connect-src ${connectSrc[1]}; base-uri 'none'; form-action 'none'`;
-const replaceOnce = (text, pattern, replacement) => {
-  if (!pattern.test(text)) throw new Error(`index.html lacks ${pattern}`);
-  return text.replace(pattern, () => replacement);
-};
-single = replaceOnce(single, /<meta http-equiv="Content-Security-Policy" content="[^"]*">/,
-  `<meta http-equiv="Content-Security-Policy" content="${csp}">`);
-single = replaceOnce(single, /<link rel="stylesheet" href="page.css">/, `<style>${pageCss}</style>`);
-single = replaceOnce(single, /<script src="llmcalc_core.js"><\/script>/, `<script>${inlineCore}</script>`);
-single = replaceOnce(single, /<script src="llm-calc.js"><\/script>/, `<script>${inlineBundle}</script>`);
+  `style-src ${styleHashes}; img-src data:; connect-src ${connectSrc[1]}; ` +
+  `base-uri 'none'; form-action 'none'`;
+single = replaceOnce(single, CSP, `<meta http-equiv="Content-Security-Policy" content="${csp}">`);
+// The wasm bytes as a data block (never executed; web/src/10-core.js hands them to the factory).
+const wasmBlock = `<script type="application/wasm;base64" id="llmcalc-wasm">` +
+  `${readFileSync(wasmPath).toString('base64')}</script>`;
+single = replaceOnce(single, /<script defer src="llmcalc_core.js"><\/script>/, `${wasmBlock}<script>${inlineCore}</script>`);
+single = replaceOnce(single, /<script defer src="llm-calc.js"><\/script>/, `<script>${inlineBundle}</script>`);
 writeFileSync(join(distDir, 'llm-calculator.html'), single);
+
+// Compressed siblings for the server (web/static-server.mjs sends the one the browser accepts).
+for (const name of readdirSync(distDir)) {
+  const bytes = readFileSync(join(distDir, name));
+  writeFileSync(join(distDir, `${name}.gz`), gzipSync(bytes, { level: 9 }));
+  writeFileSync(join(distDir, `${name}.br`), brotliCompressSync(bytes, {
+    params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length },
+  }));
+}
 console.log(`dist: ${readdirSync(distDir).sort().join(', ')}`);

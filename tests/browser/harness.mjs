@@ -3,7 +3,7 @@
 import { after, before } from 'node:test';
 import { resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { launchChromium } from '../../web/chromium.mjs';
 import { createStaticServer } from '../../web/static-server.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -15,13 +15,7 @@ export async function startServer() {
   return { server, url: `http://127.0.0.1:${server.address().port}` };
 }
 
-export async function launch() {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-           '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-}
+export const launch = launchChromium;
 
 // A page whose console errors and page errors are collected in `errors`.
 export async function openPage(browser, options = {}) {
@@ -50,11 +44,17 @@ export function browserSuite() {
   return suite;
 }
 
+// Resolves once the live calculator shows its figures: index.html arrives with the default page
+// pre-rendered, whose controls do nothing until the element replaces it and drops aria-busy.
+export async function waitForCalculator(page) {
+  await page.locator('llm-calc:not([aria-busy]) [data-testid="kv"]').waitFor();
+}
+
 // A fresh page at `url`, returned once the calculator has rendered its first figures.
 export async function openCalculator(browser, url, options = {}) {
   const opened = await openPage(browser, options);
   await opened.page.goto(url);
-  await opened.page.locator('llm-calc [data-testid="kv"]').waitFor();
+  await waitForCalculator(opened.page);
   return opened;
 }
 

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { browserSuite, distDir, figure, openCalculator, openPage } from './harness.mjs';
+import { browserSuite, distDir, figure, openCalculator, openPage, waitForCalculator } from './harness.mjs';
 import { createHubServer, routeHub } from './hub-server.mjs';
 import { ggufFile, llama32OneBGgufMetadata, llama32OneBGgufTensors, llama32OneBTensors,
   safetensorsFile } from './model-files.mjs';
@@ -78,7 +78,7 @@ async function openRouted(url) {
   const opened = await openPage(suite.browser);
   await routeHub(opened.context, hubOrigin);
   await opened.page.goto(url);
-  await opened.page.locator('llm-calc [data-testid="kv"]').waitFor();
+  await waitForCalculator(opened.page);
   return opened;
 }
 

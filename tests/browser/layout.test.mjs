@@ -3,7 +3,7 @@
 // their own box.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openCalculator, browserSuite } from './harness.mjs';
+import { openCalculator, browserSuite, waitForCalculator } from './harness.mjs';
 
 const suite = browserSuite();
 
@@ -42,7 +42,7 @@ test('as a widget in a 600 px column under hostile CSS the calculator stays in i
   await page.route(`${suite.base}/column.html`, (route) => route.fulfill({ contentType: 'text/html', body: foreign }));
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.goto(`${suite.base}/column.html`);
-  await page.locator('llm-calc [data-testid="kv"]').waitFor();
+  await waitForCalculator(page);
   await page.locator('llm-calc').evaluate((host) => {
     host.shadowRoot.querySelectorAll('details').forEach((details) => { details.open = true; });
   });

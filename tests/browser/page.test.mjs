@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { distDir, figure, openPage, openCalculator, browserSuite } from './harness.mjs';
+import { distDir, figure, openPage, openCalculator, browserSuite, waitForCalculator } from './harness.mjs';
 
 const suite = browserSuite();
 
@@ -13,7 +13,7 @@ test('over http: defaults render, the context slider moves the KV figure and the
   await page.goto(`${suite.base}/index.html`);
   // Llama 3.1 8B, f16 KV, 8192 tokens: 32 layers x 8 KV heads x (128 + 128) x 2 bytes
   // = 131,072 bytes per token; x 8192 = 1 GiB exactly (1.07 GB).
-  await page.locator('llm-calc [data-testid="kv"]').waitFor();
+  await waitForCalculator(page);
   assert.equal(await figure(page, 'kv'), '1.00 GiB · 1.07 GB');
   const slider = page.locator('llm-calc #f-ctx');
   await slider.focus();
@@ -108,7 +108,7 @@ test('from file:// the single file works with every network request blocked', as
     return url.startsWith('file:') || url.startsWith('data:') ? route.continue() : route.abort();
   });
   await page.goto(pathToFileURL(join(distDir, 'llm-calculator.html')).href);
-  await page.locator('llm-calc [data-testid="kv"]').waitFor();
+  await waitForCalculator(page);
   assert.equal(await figure(page, 'kv'), '1.00 GiB · 1.07 GB');
   assert.match(await page.locator('llm-calc .verdict').textContent(), /\S/);
   assert.deepEqual(requested.filter((url) => !url.startsWith('file:') && !url.startsWith('data:')), []);

@@ -2,7 +2,7 @@
 // command first, and an engine that cannot run the selection says why, in English and Spanish.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openCalculator, openPage, browserSuite } from './harness.mjs';
+import { openCalculator, openPage, browserSuite, waitForCalculator } from './harness.mjs';
 
 const suite = browserSuite();
 
@@ -84,7 +84,7 @@ test('export: a Markdown summary to the clipboard and the result as a JSON file 
   const { context, page, errors } = await openPage(suite.browser);
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: suite.base });
   await page.goto(`${suite.base}/index.html#v=1&model=qwen3-8b&ctx=16384`);
-  await page.locator('llm-calc [data-testid="kv"]').waitFor();
+  await waitForCalculator(page);
   await page.locator('llm-calc #copy-summary').click();
   await page.locator('llm-calc .status').filter({ hasText: 'Summary copied' }).waitFor();
   const text = await page.evaluate(() => navigator.clipboard.readText());
@@ -139,7 +139,7 @@ test('copy feedback beside the button; a widget copies embed code that reproduce
   const { context, page, errors } = await openPage(suite.browser);
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: suite.base });
   await page.goto(`${suite.base}/embed.html`);
-  await page.locator('llm-calc [data-testid="kv"]').waitFor();
+  await waitForCalculator(page);
   // A command's copy is confirmed next to its own button, not in the header.
   await page.locator('llm-calc [data-engine="vllm"] button.copy').click();
   await page.locator('llm-calc [data-engine="vllm"] [data-testid="copy-status"]').filter({ hasText: 'Command copied' }).waitFor();
@@ -155,7 +155,7 @@ test('copy feedback beside the button; a widget copies embed code that reproduce
     <script src="${suite.base}/llmcalc_core.js"></script><script src="${suite.base}/llm-calc.js"></script></body></html>`;
   await page.route(`${suite.base}/pasted.html`, (route) => route.fulfill({ contentType: 'text/html', body: other }));
   await page.goto(`${suite.base}/pasted.html`);
-  await page.locator('llm-calc [data-testid="kv"]').waitFor();
+  await waitForCalculator(page);
   assert.equal(await page.locator('llm-calc #f-batch').inputValue(), '3');
   assert.equal(await page.locator('llm-calc [data-testid="kv"] dd').textContent(), kv);
   assert.deepEqual(errors, []);

@@ -3,19 +3,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { loadNodeCore } from '../../web/node-core.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..', '..');
 const modulePath = process.env.LLMCALC_CORE_JS || join(root, 'dist', 'llmcalc_core.js');
 const nativePath = process.env.LLMCALC_NATIVE_ESTIMATE ||
   join(root, 'build', 'native', 'tests', 'js', 'llmcalc_native_estimate');
-const require = createRequire(import.meta.url);
-const createLlmCalcCore = require(modulePath);
-const core = await createLlmCalcCore();
+const core = await loadNodeCore(modulePath);
 
 function nativeAnswers(lines) {
   const out = execFileSync(nativePath, { input: lines.join('\n') + '\n', maxBuffer: 64 << 20 });

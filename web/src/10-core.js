@@ -13,13 +13,37 @@
 
   let corePromise = null;
 
+  // The factory's options. Over http the module fetches llmcalc_core.wasm beside its script and
+  // compiles it while it downloads; llm-calculator.html carries the bytes in a base64 data block
+  // (file:// pages cannot fetch files), which the browser decodes natively as a data: URL.
+  function moduleOptions() {
+    const inlined = document.getElementById('llmcalc-wasm');
+    if (!inlined) return Promise.resolve({});
+    return fetch('data:application/wasm;base64,' + inlined.textContent.trim())
+      .then(function (response) { return response.arrayBuffer(); })
+      .then(function (bytes) { return { wasmBinary: new Uint8Array(bytes) }; });
+  }
+
+  // The page loads llm-calc.js before llmcalc_core.js (the element can then replace a pre-rendered
+  // page that does not show its state before the large script arrives), both deferred: the factory
+  // is awaited until the document's scripts have run.
+  function scriptsRun() {
+    if (typeof createLlmCalcCore === 'function' || document.readyState === 'complete') return Promise.resolve();
+    return new Promise(function (done) {
+      document.addEventListener('DOMContentLoaded', done, { once: true });
+      window.addEventListener('load', done, { once: true });
+    });
+  }
+
   // Loads the module once (createLlmCalcCore comes from llmcalc_core.js, a classic script).
   function loadCore() {
     if (!corePromise) {
-      if (typeof createLlmCalcCore !== 'function') {
-        return Promise.reject(new Error('llmcalc_core.js is not loaded'));
-      }
-      corePromise = createLlmCalcCore().then(function (module) {
+      corePromise = scriptsRun().then(function () {
+        if (typeof createLlmCalcCore !== 'function') throw new Error('llmcalc_core.js is not loaded');
+        return moduleOptions();
+      }).then(function (options) {
+        return createLlmCalcCore(options);
+      }).then(function (module) {
         const catalog = JSON.parse(module.catalog());
         return {
           version: module.version(),

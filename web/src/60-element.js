@@ -18,6 +18,14 @@
     }
   }
 
+  // Resolves once a frame has been painted. The pre-rendered page is replaced only then: Chromium
+  // drops the largest-contentful-paint record of a node removed before its paint is presented.
+  function afterNextPaint() {
+    return new Promise(function (done) {
+      requestAnimationFrame(function () { setTimeout(done, 0); });
+    });
+  }
+
   class LlmCalcElement extends HTMLElement {
     static get observedAttributes() {
       return S.KEYS;
@@ -25,7 +33,9 @@
 
     constructor() {
       super();
-      this.attachShadow({ mode: 'open' });
+      // index.html and llm-calculator.html arrive with the default page already in a declarative
+      // shadow root (web/prerender.mjs); it stays on screen until the live one replaces it.
+      if (!this.shadowRoot) this.attachShadow({ mode: 'open' });
       this.state = Object.assign({}, S.DEFAULTS);
       this.core = null;
       this.pending = false;
@@ -54,8 +64,16 @@
         this.noticeKeys = decoded.rejected;
         window.addEventListener('hashchange', function () { self.onHashChange(); });
       }
-      this.shadowRoot.appendChild(el('p', { class: 'loading', text: 'Loading…' }));
+      // Busy until the live page is built (assistive technology and scripts can wait for it).
+      this.setAttribute('aria-busy', 'true');
+      this.takeover = this.showsPrerendered();
+      if (!this.takeover) {
+        LlmCalc.dom.clear(this.shadowRoot);
+        this.shadowRoot.appendChild(el('p', { class: 'loading', text: 'Loading…' }));
+      }
       LlmCalc.loadCore().then(function (core) {
+        return self.takeover ? afterNextPaint().then(function () { return core; }) : core;
+      }).then(function (core) {
         self.core = core;
         self.build();
         self.schedule();
@@ -63,6 +81,19 @@
         LlmCalc.dom.clear(self.shadowRoot);
         self.shadowRoot.appendChild(el('p', { class: 'error', role: 'alert', text: String(error.message) }));
       });
+    }
+
+    // Whether the pre-rendered page shows this element's state, in its language: a share link, a
+    // widget's attributes or a Spanish browser replace it with "Loading…" at once.
+    showsPrerendered() {
+      const mark = this.shadowRoot.querySelector('style[data-prerendered-state]');
+      return !!mark && mark.getAttribute('data-prerendered-state') === this.settingsKey() &&
+        mark.getAttribute('data-prerendered-lang') === LlmCalc.i18n.pickLanguage(this.state.lang);
+    }
+
+    // The settings apart from the language (which the page's own lang attribute also writes back).
+    settingsKey() {
+      return S.encodeHash(Object.assign({}, this.state, { lang: S.DEFAULTS.lang }));
     }
 
     attributeState() {
@@ -99,21 +130,32 @@
     // The matrix, chart and device table cost more than the main figures: they follow in a
     // later task, once per burst of changes (60 ms debounce), so slider moves stay immediate.
     // The first one runs as soon as the figures are painted.
+    // When the live page takes over from the pre-rendered one, the first explore runs in the same
+    // task, so no frame shows the matrix and charts empty.
     scheduleExplore() {
       if (this.exploreTimer) clearTimeout(this.exploreTimer);
+      if (this.takeover) {
+        this.takeover = false;
+        this.explore();
+        return;
+      }
       this.exploreTimer = setTimeout(() => {
         this.exploreTimer = 0;
-        this.explored = true;
-        const answer = this.core.explore(this.request());
-        if (answer.ok) {
-          const f = LlmCalc.i18n.formatter(this.lang);
-          LlmCalc.renderExplore(this.ui, answer.result, this.core.catalog.devices, this.t.bind(this), f);
-          LlmCalc.renderAdvice(this.ui.advice, answer.result, this.state, this.t.bind(this), f, (changes) => {
-            Object.keys(changes).forEach((key) => { this.state[key] = changes[key]; });
-            this.set('model', this.state.model, true);  // writes the link and re-renders
-          });
-        }
+        this.explore();
       }, this.explored ? 60 : 0);
+    }
+
+    explore() {
+      this.explored = true;
+      const answer = this.core.explore(this.request());
+      if (answer.ok) {
+        const f = LlmCalc.i18n.formatter(this.lang);
+        LlmCalc.renderExplore(this.ui, answer.result, this.core.catalog.devices, this.t.bind(this), f);
+        LlmCalc.renderAdvice(this.ui.advice, answer.result, this.state, this.t.bind(this), f, (changes) => {
+          Object.keys(changes).forEach((key) => { this.state[key] = changes[key]; });
+          this.set('model', this.state.model, true);  // writes the link and re-renders
+        });
+      }
     }
 
     // Coalesces the changes of one task into a single render, run before the next paint (a
@@ -160,6 +202,7 @@
     build() {
       const root = this.shadowRoot;
       LlmCalc.dom.clear(root);
+      this.removeAttribute('aria-busy');
       this.lang = LlmCalc.i18n.pickLanguage(this.state.lang);
       const t = this.t.bind(this);
       // The page (not a widget in someone else's page) takes the calculator's language and title.

@@ -1,0 +1,101 @@
+// Issue #22: index.html and llm-calculator.html arrive with the default page pre-rendered
+// (web/prerender.mjs). What they show before any script runs must be what the live page computes,
+// and a page that opens another state (a share link, another language) must never show it.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { browserSuite, distDir, figure, openPage, waitForCalculator } from './harness.mjs';
+
+const suite = browserSuite();
+
+// Everything a reader sees: the text of the shadow root's visible elements, the values of its
+// controls, and which sections are open.
+function snapshot() {
+  const root = document.querySelector('llm-calc').shadowRoot;
+  const visible = Array.from(root.children).filter((node) => node.tagName !== 'STYLE');
+  return {
+    text: visible.map((node) => node.innerText).join('\n'),
+    controls: Array.from(root.querySelectorAll('input, select')).filter((c) => c.type !== 'file')
+      .map((c) => `${c.id || c.getAttribute('data-key') || c.type}=${c.type === 'checkbox' ? c.checked : c.value}`),
+    open: Array.from(root.querySelectorAll('details')).map((d) => d.open),
+  };
+}
+
+async function prerendered(url) {
+  const { context, page, errors } = await openPage(suite.browser, { javaScriptEnabled: false, locale: 'en-US' });
+  await page.goto(url);
+  const seen = await page.evaluate(snapshot);
+  assert.equal(await page.locator('llm-calc').getAttribute('aria-busy'), 'true');
+  assert.deepEqual(errors, []);
+  await context.close();
+  return seen;
+}
+
+async function computed(url) {
+  const { context, page, errors } = await openPage(suite.browser, { locale: 'en-US' });
+  await page.goto(url);
+  await waitForCalculator(page);
+  await page.locator('llm-calc #matrix-table tbody tr').first().waitFor();
+  await page.locator('llm-calc #speed-chart path.decode').waitFor();
+  const seen = await page.evaluate(snapshot);
+  assert.deepEqual(errors, []);
+  await context.close();
+  return seen;
+}
+
+for (const [where, url] of [['over http', () => `${suite.base}/index.html`],
+                            ['from file://', () => pathToFileURL(join(distDir, 'llm-calculator.html')).href]]) {
+  test(`${where}: the pre-rendered default page shows exactly what the live page computes`, async () => {
+    const before = await prerendered(url());
+    // Llama 3.1 8B's KV cache at 8,192 tokens: 32 layers x 8 KV heads x 256 x 2 bytes x 8192 = 1 GiB.
+    assert.match(before.text, /1\.00 GiB · 1\.07 GB/);
+    const after = await computed(url());
+    assert.deepEqual(before.controls, after.controls);
+    assert.deepEqual(before.open, after.open);
+    assert.equal(before.text, after.text);
+  });
+}
+
+// The module is held back so the moment before it is ready can be looked at.
+async function withModuleHeld(options, url, check) {
+  const { context, page, errors } = await openPage(suite.browser, options);
+  let release;
+  const held = new Promise((done) => { release = done; });
+  await page.route('**/llmcalc_core.wasm', async (route) => { await held; await route.continue(); });
+  await page.goto(url);
+  await page.waitForFunction(() => document.readyState === 'complete' || document.querySelector('llm-calc').shadowRoot.querySelector('.loading'));
+  await check(page, release);
+  assert.deepEqual(errors, []);
+  await context.close();
+}
+
+test('a share link shows "Loading…", never the default figures, until its own are computed', async () => {
+  await withModuleHeld({ locale: 'en-US' }, `${suite.base}/index.html#v=1&model=qwen3-8b&ctx=32768`, async (page, release) => {
+    assert.equal(await page.locator('llm-calc .loading').count(), 1);
+    assert.equal(await page.locator('llm-calc [data-testid="kv"]').count(), 0);
+    release();
+    await waitForCalculator(page);
+    // Qwen3-8B: 36 layers x 8 KV heads x 256 x 2 bytes = 147,456 bytes per token; x 32,768 = 4.5 GiB.
+    assert.equal(await figure(page, 'kv'), '4.50 GiB · 4.83 GB');
+  });
+});
+
+test('a Spanish browser is not shown the English pre-rendered page', async () => {
+  await withModuleHeld({ locale: 'es-ES' }, `${suite.base}/index.html`, async (page, release) => {
+    assert.equal(await page.locator('llm-calc [data-testid="kv"]').count(), 0);
+    release();
+    await waitForCalculator(page);
+    assert.equal(await page.locator('html').getAttribute('lang'), 'es');
+  });
+});
+
+test('the default page keeps its pre-rendered figures on screen until the live page replaces them', async () => {
+  await withModuleHeld({ locale: 'en-US' }, `${suite.base}/index.html`, async (page, release) => {
+    assert.equal(await page.locator('llm-calc .loading').count(), 0);
+    assert.equal(await figure(page, 'kv'), '1.00 GiB · 1.07 GB');
+    release();
+    await waitForCalculator(page);
+    assert.equal(await page.locator('llm-calc style[data-prerendered-state]').count(), 0);
+  });
+});

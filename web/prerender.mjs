@@ -1,0 +1,63 @@
+// The default page, computed when dist/ is built, so index.html and llm-calculator.html paint their
+// first answer with the HTML (issue #22). dist/index.html is opened in headless Chromium (the same
+// module and page scripts the user gets), and once the figures, the matrix and the charts are drawn
+// the element's shadow root is written out as a declarative shadow root. The live element keeps it
+// on screen until its own page replaces it in one task (web/src/60-element.js).
+import { launchChromium } from './chromium.mjs';
+import { createStaticServer } from './static-server.mjs';
+
+// Runs in the page: what the markup must carry that the DOM holds only as properties (form values,
+// inline styles, which a style-src without 'unsafe-inline' would refuse as attributes).
+function serializeCalculator() {
+  const host = document.querySelector('llm-calc');
+  const root = host.shadowRoot;
+  root.querySelectorAll('input').forEach((input) => {
+    if (input.type === 'checkbox' || input.type === 'radio') input.toggleAttribute('checked', input.checked);
+    else if (input.type !== 'file') input.setAttribute('value', input.value);
+  });
+  root.querySelectorAll('select').forEach((select) => {
+    Array.prototype.forEach.call(select.options, (option) => option.toggleAttribute('selected', option.selected));
+  });
+  const rules = [];
+  root.querySelectorAll('[style]').forEach((node, index) => {
+    node.setAttribute('data-prerendered-style', String(index));
+    rules.push(`[data-prerendered-style="${index}"]{${node.getAttribute('style')}}`);
+    node.removeAttribute('style');
+  });
+  return {
+    markup: root.innerHTML,
+    rules: rules.join('\n'),
+    state: host.settingsKey(),
+    lang: host.lang,
+    styles: window.LlmCalc.styles,
+  };
+}
+
+// The default page as a <template shadowrootmode> and the text of its one <style> element (whose
+// hash the page's Content-Security-Policy must allow). English, as the page opens without a link.
+export async function prerenderDefaultPage(distDir) {
+  const server = createStaticServer(distDir);
+  await new Promise((done) => server.listen(0, '127.0.0.1', done));
+  const browser = await launchChromium();
+  try {
+    const context = await browser.newContext({ locale: 'en-US' });
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    await page.goto(`http://127.0.0.1:${server.address().port}/index.html`);
+    await page.waitForFunction(() => {
+      const root = document.querySelector('llm-calc')?.shadowRoot;
+      return root?.querySelector('#matrix-table tbody tr') && root.querySelector('#speed-chart path.decode');
+    });
+    if (errors.length) throw new Error(`pre-render: ${errors.join('; ')}`);
+    const page0 = await page.evaluate(serializeCalculator);
+    const style = `${page0.styles}\n${page0.rules}`;
+    if (/<\/style/i.test(style)) throw new Error('pre-render: the styles close their own element');
+    const template = `<template shadowrootmode="open"><style data-prerendered-state="${page0.state}" ` +
+      `data-prerendered-lang="${page0.lang}">${style}</style>${page0.markup}</template>`;
+    return { template, style };
+  } finally {
+    await browser.close();
+    server.close();
+  }
+}
