@@ -129,19 +129,24 @@ PoolShape pool_shape(const ModelSpec& model, const MemoryRequest& request, int64
   return shape;
 }
 
-// The profiling run's torch peak on one rank: bf16 gate/up, activation and residual tensors of
-// max_num_batched_tokens tokens, (6 x ffn / tp + 6 x hidden) bytes per token, and the sampler's
-// run on min(max_num_seqs, tokens) requests (gpu_model_runner.py _dummy_sampler_run, which sets
-// top-k and top-p for the worst case): bf16 logits, their f32 copy and the top-k/top-p sort's
-// f32 values and int64 indices, 18 bytes per vocabulary entry.
-int64_t activation_peak(const ModelSpec& model, const Hardware& hardware, const MemoryRequest& request) {
+// The profiling run's torch peak on one rank of a pipeline stage: bf16 gate/up, activation and
+// residual tensors of max_num_batched_tokens tokens, (6 x ffn / tp + 6 x hidden) bytes per token,
+// on every stage (each runs all the tokens through its own layers); the last stage alone then runs
+// the sampler (profile_run: "only run sampler/pooler on last PP rank") on min(max_num_seqs, tokens)
+// requests (gpu_model_runner.py _dummy_sampler_run, which sets top-k and top-p for the worst
+// case): bf16 logits, their f32 copy and the top-k/top-p sort's f32 values and int64 indices,
+// 18 bytes per vocabulary entry. (Model Runner V2's sampler skips top-k/top-p and vLLM keeps
+// one torch peak rather than a sum; the 2026 logs in tests/data/engine_logs.json fit the summed
+// 18-byte form better, median 0.35 against 0.69 GiB, so it stays.)
+int64_t activation_peak(const ModelSpec& model, const Hardware& hardware, const MemoryRequest& request,
+                        bool last_stage) {
   const EngineSettings& engine = request.engine;
   int64_t tokens = engine.max_num_batched_tokens > 0 ? engine.max_num_batched_tokens
                                                      : vllm_default_batched_tokens(hardware);
   int64_t seqs = engine.max_num_seqs > 0 ? engine.max_num_seqs : vllm_default_max_seqs(hardware);
   int64_t ranks = tensor_parallel(request);
-  return tokens * (6 * max_ffn_width(model) / ranks + 6 * model.hidden_size) +
-         std::min(seqs, tokens) * model.vocab_size * 18;
+  int64_t forward = tokens * (6 * max_ffn_width(model) / ranks + 6 * model.hidden_size);
+  return last_stage ? forward + std::min(seqs, tokens) * model.vocab_size * 18 : forward;
 }
 
 }  // namespace
@@ -156,10 +161,11 @@ int64_t expert_shards(const ParallelPlan& plan, const std::string& engine) {
 }
 
 int64_t vllm_default_batched_tokens(const Hardware& hardware) {
-  // `vllm serve`: 8192 on GPUs with 70 GiB or more other than the A100 (PR #17885), raised to
-  // 16384 by PR #51726 (2026-08); 2048 elsewhere.
+  // `vllm serve` (vllm/engine/arg_utils.py get_batch_defaults): 8192 on GPUs with 70 GiB or more
+  // other than the A100 (PR #17885); 16384 from 160 GiB (PR #51726, v0.28.0); 2048 elsewhere.
+  if (hardware.memory_bytes >= 160 * kGiB) return 16384;
   bool large = hardware.memory_bytes >= 70 * kGiB && hardware.name.find("A100") == std::string::npos;
-  return large ? 16384 : 2048;
+  return large ? 8192 : 2048;
 }
 
 int64_t vllm_default_max_seqs(const Hardware& hardware) {
@@ -215,7 +221,7 @@ ServerPool server_pool(const ModelSpec& model, const WeightPlan& weights, const 
     } else if (engine.kv_cache_memory_bytes > 0) {
       pool.pool_bytes = engine.kv_cache_memory_bytes - pool.fixed_bytes;
     } else {
-      pool.pool_bytes = usable - weights_per_rank - activation_peak(model, hardware, request) - kNonTorchBytes -
+      pool.pool_bytes = usable - weights_per_rank - activation_peak(model, hardware, request, stage == plan.pipeline - 1) - kNonTorchBytes -
                         kCudaGraphBytes - pool.fixed_bytes;
     }
     pool.pool_bytes = std::max<int64_t>(0, pool.pool_bytes);
@@ -240,13 +246,15 @@ EngineTotals server_totals(const ModelSpec& model, const WeightPlan& weights, co
   t.kv = kv_cache_bytes(model, request.kv_type, engine_kv_request(request, context_tokens));
   int64_t sequences = (std::max<int64_t>(1, request.sequences) + plan.data - 1) / plan.data;
   int64_t usable = smallest_usable(hardware, request);
-  int64_t compute = engine.engine == "sglang"
-                        // Activations and graphs live in the (1 - mem_fraction_static) share.
-                        ? static_cast<int64_t>((1.0 - engine.mem_fraction_static) * static_cast<double>(usable))
-                        : activation_peak(model, hardware, request);
+  // SGLang: activations and graphs live in the (1 - mem_fraction_static) share.
+  int64_t sglang_compute = static_cast<int64_t>((1.0 - engine.mem_fraction_static) * static_cast<double>(usable));
   int64_t runtime = engine.engine == "sglang" ? 0 : kNonTorchBytes + kCudaGraphBytes;
+  t.compute = 0;
   // Ranks in order: stage by stage, each stage's data replicas x tensor ranks.
   for (int64_t stage = 0; stage < plan.pipeline; ++stage) {
+    int64_t compute = engine.engine == "sglang" ? sglang_compute
+                                                : activation_peak(model, hardware, request, stage == plan.pipeline - 1);
+    t.compute += compute * plan.tensor * plan.data;
     PoolShape shape = pool_shape(model, request, paged, stage);
     auto [first, last] = stage_layers(model.n_layers, stage, plan.pipeline);
     DeviceMemory share;
@@ -258,7 +266,6 @@ EngineTotals server_totals(const ModelSpec& model, const WeightPlan& weights, co
     share.layers = last - first;
     for (int64_t k = 0; k < plan.tensor * plan.data; ++k) t.devices.push_back(share);
   }
-  t.compute = compute * plan.ranks();
   t.runtime = runtime * plan.ranks();
   t.host = DeviceMemory{};
   finish_totals(t, false);

@@ -194,17 +194,18 @@ TEST_CASE("vLLM: the KV budget by hand", "[engines][vllm]") {
   //   total the driver reports: 80 GiB - 512 MiB = 85,362,475,008
   //   x 0.92 (floor)                               = 78,533,477,007
   //   - weights 8,030,261,248 x 2                  = 16,060,522,496
-  //   - activations: 16,384 tokens (>= 70 GiB, not A100) x (6 x 14,336 + 6 x 4,096) = 1,811,939,328
+  //   - activations: 8,192 tokens (>= 70 GiB, not A100, under 160 GiB: vllm/engine/arg_utils.py
+  //     get_batch_defaults at v0.28.0) x (6 x 14,336 + 6 x 4,096)                   =    905,969,664
   //   - sampler: 1,024 requests x 128,256 x 18 B (bf16 logits, f32 copy, top-k/top-p sort's f32
   //     values and int64 indices)              =  2,364,014,592
   //   - non-torch 100 MiB and CUDA graphs 400 MiB  =    524,288,000
-  //   = 57,772,712,591 B, / 131,072 B per token (32 x 8 x 128 x 2 x 2) = 440,770 tokens.
+  //   = 58,678,682,255 B, / 131,072 B per token (32 x 8 x 128 x 2 x 2) = 447,682 tokens.
   auto r = result_of({{"model", "llama-3.1-8b"}, {"weights", "BF16"}, {"engine", "vllm"},
                       {"hardware", "h100-sxm"}, {"context_tokens", 8192}});
   CHECK(r["memory"]["usable_bytes"] == 78533477007LL);
-  CHECK(r["memory"]["kv_pool_bytes"] == 57772712591LL);
-  CHECK(r["memory"]["kv_capacity_tokens"] == 440770);
-  CHECK(r["scenario"]["max_num_batched_tokens"] == 16384);
+  CHECK(r["memory"]["kv_pool_bytes"] == 58678682255LL);
+  CHECK(r["memory"]["kv_capacity_tokens"] == 447682);
+  CHECK(r["scenario"]["max_num_batched_tokens"] == 8192);
   // --max-model-len auto: the native 131,072 fits one request, so it stays.
   auto automatic = result_of({{"model", "llama-3.1-8b"}, {"weights", "BF16"}, {"engine", "vllm"},
                               {"hardware", "h100-sxm"}, {"context_tokens", 0}});
