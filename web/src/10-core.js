@@ -14,13 +14,16 @@
   let corePromise = null;
 
   // The factory's options. Over http the module fetches llmcalc_core.wasm beside its script and
-  // compiles it while it downloads; llm-calculator.html carries the bytes in a base64 data block
-  // (file:// pages cannot fetch files), which the browser decodes natively as a data: URL.
+  // compiles it while it downloads; llm-calculator.html carries the bytes gzipped in a base64 data
+  // block (file:// pages cannot fetch files), which the browser decodes natively: as a data: URL,
+  // then through a DecompressionStream.
   function moduleOptions() {
     const inlined = document.getElementById('llmcalc-wasm');
     if (!inlined) return Promise.resolve({});
-    return fetch('data:application/wasm;base64,' + inlined.textContent.trim())
-      .then(function (response) { return response.arrayBuffer(); })
+    return fetch('data:application/gzip;base64,' + inlined.textContent.trim())
+      .then(function (response) {
+        return new Response(response.body.pipeThrough(new DecompressionStream('gzip'))).arrayBuffer();
+      })
       .then(function (bytes) { return { wasmBinary: new Uint8Array(bytes) }; });
   }
 
