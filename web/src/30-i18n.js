@@ -178,19 +178,22 @@
     };
   }
 
+  // Intl.NumberFormat objects are costly to make: one per locale and digit count, kept for the
+  // page's life.
+  const numberFormats = {};
+
   // Number formatting per locale; never prints NaN or Infinity.
   function formatter(lang) {
     const locale = lang === 'es' ? 'es-ES' : 'en-US';
-    const cache = {};
     function number(value, digits) {
       if (typeof value !== 'number' || !isFinite(value)) return '—';
-      const key = String(digits);
-      if (!cache[key]) {
-        cache[key] = new Intl.NumberFormat(locale, {
+      const key = locale + ' ' + digits;
+      if (!numberFormats[key]) {
+        numberFormats[key] = new Intl.NumberFormat(locale, {
           maximumFractionDigits: digits, minimumFractionDigits: digits,
         });
       }
-      return cache[key].format(value);
+      return numberFormats[key].format(value);
     }
     return {
       number: number,
