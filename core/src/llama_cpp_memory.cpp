@@ -170,7 +170,11 @@ EngineTotals measure(const LlamaCppInputs& in, const LayerPlacement& p, int64_t 
   const MemoryRequest& r = in.request;
   const EngineSettings& engine = r.engine;
   EngineTotals t;
-  t.kv = kv_cache_bytes(model, r.kv_type, engine_kv_request(r, context));
+  if (in.kv_context != context) {
+    in.kv = kv_cache_bytes(model, r.kv_type, engine_kv_request(r, context));
+    in.kv_context = context;
+  }
+  t.kv = in.kv;
   int devices = devices_of(r);
   t.devices.assign(static_cast<std::size_t>(devices), DeviceMemory{});
   t.host = DeviceMemory{};
@@ -184,6 +188,7 @@ EngineTotals measure(const LlamaCppInputs& in, const LayerPlacement& p, int64_t 
   double host_reads = 0;
   std::vector<int64_t> copies(static_cast<std::size_t>(devices), 0);  // op-offload copies
   const int64_t ubatch = engine.ubatch_tokens;
+  const bool op_offload = uses_gpus(in.hardware) && ubatch >= kOpOffloadMinBatch;
   for (std::size_t i = 0; i < static_cast<std::size_t>(model.n_layers); ++i) {
     int d = p.device[i];
     DeviceMemory& home = at(d);
@@ -207,7 +212,7 @@ EngineTotals measure(const LlamaCppInputs& in, const LayerPlacement& p, int64_t 
     }
     // Weights in RAM are copied to a GPU for batched matmuls: host layers to the first device,
     // a GPU layer's RAM-resident experts to its own.
-    if (uses_gpus(in.hardware) && ubatch >= kOpOffloadMinBatch) {
+    if (op_offload) {
       bool host_experts = experts > 0 && (d < 0 || (p.overflow[i] < 0 && p.expert_share[i] < 1.0));
       int64_t largest = host_experts ? w.layer_expert_max_bytes[i] : d < 0 ? w.layer_dense_max_bytes[i] : 0;
       std::size_t target = static_cast<std::size_t>(std::max(d, 0));
@@ -230,9 +235,10 @@ EngineTotals measure(const LlamaCppInputs& in, const LayerPlacement& p, int64_t 
   int64_t swa_cells = window_cells(model, engine_kv_request(r, context), stream_cells);
   bool sparse = has_indexer(model);
   int64_t dsa_buffer = sparse ? stream_cells * ubatch * 4 : 0;
+  const int64_t ffn_live = ffn_live_elements(model);
   auto live_set = [&](const std::string& backend) {
     int64_t mask_bytes = backend == "vulkan" ? 2 : backend == "metal" ? 4 : 6;
-    int64_t bytes = ubatch * 4 * ffn_live_elements(model) +
+    int64_t bytes = ubatch * 4 * ffn_live +
                     (sparse ? 0 : ubatch * mask_bytes * (stream_cells + swa_cells));
     if (!engine.flash_attention) bytes += ubatch * stream_cells * max_heads(model) * 4;
     return bytes;

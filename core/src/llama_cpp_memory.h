@@ -9,10 +9,16 @@
 namespace llmcalc {
 
 struct LlamaCppInputs {
+  LlamaCppInputs(const ModelSpec& m, const WeightPlan& w, const Hardware& h, const MemoryRequest& r)
+      : model(m), weights(w), hardware(h), request(r) {}
   const ModelSpec& model;
   const WeightPlan& weights;
   const Hardware& hardware;
   const MemoryRequest& request;
+  /// The cache at the context last measured: --fit tries many placements at one context, and
+  /// the cache does not depend on where the layers go.
+  mutable int64_t kv_context = -1;
+  mutable KvBreakdown kv;
 };
 
 /// Memory at `context` with the placement the user's flags give (-ngl, -ts, --n-cpu-moe; all

@@ -4,13 +4,16 @@
 #include "llmcalc/rank.h"
 
 #include <map>
+#include <memory>
 #include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include "llmcalc/catalog.h"
 #include "llmcalc/evaluation.h"
 #include "llmcalc/json_reader.h"
+#include "llmcalc/memory.h"
 #include "llmcalc/scenario.h"
 
 namespace llmcalc {
@@ -47,6 +50,54 @@ nlohmann::json row_json(const Scenario& s, const ModelSpec& model, const Catalog
           {"prefill", {{"tokens_per_s", e.speed.prefill_tokens_per_s}, {"ttft_s", e.speed.ttft_s}}}};
 }
 
+// Memory the devices offer the weights (the engine's usable share of each).
+int64_t device_memory(const Scenario& s) {
+  int64_t total = 0;
+  for (const DeviceGroup& group : s.groups()) total += usable_memory_bytes(group.device, s.engine) * group.count;
+  return total;
+}
+
+// The format rank_models reports for `s` (its weights are changed): in the engine's ladder from the
+// highest quality down, the first whose verdict is "comfortable", else the first "tight" one,
+// else the first that runs with llama.cpp's --fit offload, else the smallest. A format whose
+// weights (less the token embeddings llama.cpp keeps in RAM) exceed `device_memory` can be
+// neither comfortable nor tight, so it is evaluated (a --fit search each) only when no format
+// is: the answer is the one a walk evaluating every format gives, at a fraction of the cost.
+std::string ladder_pick(Scenario& s, const ModelSpec& spec, int64_t min_bits, int64_t device_memory) {
+  std::vector<std::string> formats;
+  std::vector<bool> could_fit;
+  for (const auto& [format, bits] : engine_format_ladder(s.engine.engine)) {
+    if (bits < min_bits) break;
+    s.weights = format;
+    Issues plan_issues;
+    std::shared_ptr<const WeightPlan> plan = scenario_weights(s, spec, plan_issues);
+    if (!plan) continue;
+    formats.push_back(format);
+    could_fit.push_back(plan->text_bytes - plan->token_embd_bytes <= device_memory);
+  }
+  auto verdict_of = [&](std::size_t i) -> std::string {
+    s.weights = formats[i];
+    Issues format_issues;
+    std::optional<Evaluation> e = evaluate(s, spec, format_issues, false);
+    return e ? e->memory.verdict : "";
+  };
+  std::string tight;
+  for (std::size_t i = 0; i < formats.size(); ++i) {
+    if (!could_fit[i]) continue;
+    std::string verdict = verdict_of(i);
+    if (verdict == "comfortable") return formats[i];
+    if (verdict == "tight" && tight.empty()) tight = formats[i];
+  }
+  if (!tight.empty()) return tight;
+  std::string smallest;
+  for (std::size_t i = 0; i < formats.size(); ++i) {
+    std::string verdict = verdict_of(i);
+    if (verdict == "offload") return formats[i];
+    if (!verdict.empty()) smallest = formats[i];
+  }
+  return smallest;
+}
+
 }  // namespace
 
 nlohmann::json rank_models(const nlohmann::json& request, Issues& issues) {
@@ -76,30 +127,7 @@ nlohmann::json rank_models(const nlohmann::json& request, Issues& issues) {
     s.context_tokens = std::min(requested_context, spec->max_context_tokens);
     s.prompt_tokens = std::min(requested_prompt, s.context_tokens);
     nlohmann::json chosen = nullptr;
-    std::string chosen_format;
-    std::string fallback_format;
-    std::string fallback_verdict;
-    for (const auto& [format, bits] : engine_format_ladder(s.engine.engine)) {
-      if (bits < min_bits) break;
-      s.weights = format;
-      Issues format_issues;
-      std::optional<Evaluation> e = evaluate(s, *spec, format_issues, false);
-      if (!e) continue;
-      const std::string& verdict = e->memory.verdict;
-      if (verdict == "comfortable") {
-        chosen_format = format;
-        break;
-      }
-      // tight beats offload beats oom; among oom ones, smaller is closer to fitting.
-      auto rank_of = [](const std::string& v) { return v == "tight" ? 2 : v == "offload" ? 1 : 0; };
-      if (fallback_format.empty() || rank_of(verdict) > rank_of(fallback_verdict)) {
-        fallback_format = format;
-        fallback_verdict = verdict;
-      } else if (fallback_verdict == "oom") {
-        fallback_format = format;
-      }
-    }
-    if (chosen_format.empty()) chosen_format = fallback_format;
+    std::string chosen_format = ladder_pick(s, *spec, min_bits, device_memory(s));
     if (!chosen_format.empty()) {
       s.weights = chosen_format;
       Issues final_issues;
