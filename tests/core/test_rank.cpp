@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "llmcalc/api.h"
+#include "llmcalc/weights.h"
 #include "test_support.h"
 
 TEST_CASE("Every ranked row equals its single-model estimate", "[rank]") {
@@ -70,6 +71,41 @@ TEST_CASE("Models too large for the card run with --fit's offload, as a single e
     ++checked;
   }
   CHECK(checked >= 3);  // e.g. Qwen3-30B-A3B with experts in RAM on an 8 GB card
+}
+
+TEST_CASE("rank's format is the one a walk evaluating every format of the ladder picks", "[rank][ladder]") {
+  // The rule, applied by brute force to single estimates: from the highest quality down, the first
+  // comfortable format, else the first tight one, else the first that offloads, else the smallest.
+  // rank skips formats whose weights cannot fit the card; the pick must not change.
+  const auto ladder = llmcalc::engine_format_ladder("llama.cpp");
+  for (const char* device : {"rtx-3070", "m4-max-64gb"}) {
+    nlohmann::json request = {{"hardware", device}, {"context_tokens", 4096}};
+    auto ranked = nlohmann::json::parse(llmcalc::rank_json(request.dump()));
+    REQUIRE(ranked["ok"] == true);
+    const auto& rows = ranked["result"]["rows"];
+    int checked = 0;
+    for (std::size_t i = 0; i < rows.size(); i += 7) {
+      const auto& row = rows[i];
+      std::string comfortable, tight, offload, smallest;
+      for (const auto& [format, bits] : ladder) {
+        if (bits < 4) break;
+        auto single = llmcalc_test::estimate({{"model", row["model"]}, {"weights", format},
+                                              {"hardware", device}, {"context_tokens", row["context_tokens"]}});
+        if (single["ok"] != true) continue;
+        std::string verdict = single["result"]["memory"]["verdict"];
+        if (verdict == "comfortable" && comfortable.empty()) comfortable = format;
+        if (verdict == "tight" && tight.empty()) tight = format;
+        if (verdict == "offload" && offload.empty()) offload = format;
+        smallest = format;
+      }
+      std::string expected = !comfortable.empty() ? comfortable : !tight.empty() ? tight
+                             : !offload.empty()   ? offload     : smallest;
+      INFO(device << " " << row["model"]);
+      CHECK(row["weights"] == expected);
+      ++checked;
+    }
+    CHECK(checked >= 20);
+  }
 }
 
 TEST_CASE("explore(): matrix and leaderboard agree with estimate; recommendations follow their rules", "[explore]") {
