@@ -40,7 +40,7 @@ apt-deps:
 	fi
 
 npm-deps:
-	@[ -d node_modules/playwright-core ] && [ -d node_modules/axe-core ] || npm ci --no-audit --no-fund
+	@[ -d node_modules/playwright-core ] && [ -d node_modules/axe-core ] && [ -d node_modules/esbuild ] || npm ci --no-audit --no-fund
 
 native: deps
 	cmake --workflow --preset native

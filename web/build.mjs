@@ -7,6 +7,7 @@ import { copyFileSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSy
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { build, transform } from 'esbuild';
 import { prerenderDefaultPage } from './prerender.mjs';
 
 const webDir = dirname(fileURLToPath(import.meta.url));
@@ -26,16 +27,20 @@ const hash = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').dige
 const CSP = /<meta http-equiv="Content-Security-Policy" content="([^"]*)">/;
 const ELEMENT = /<llm-calc sync-hash><\/llm-calc>/;
 
-// The element bundle: namespace first, then the stylesheet text, then the sources in name order.
-const sources = readdirSync(join(webDir, 'src')).filter((name) => name.endsWith('.js')).sort();
-const css = readFileSync(join(webDir, 'llm-calc.css'), 'utf8');
-const parts = sources.map((name) => `// ---- ${name}\n` + readFileSync(join(webDir, 'src', name), 'utf8'));
-parts.splice(1, 0, `// ---- llm-calc.css\nwindow.LlmCalc.styles = ${JSON.stringify(css)};\n`);
-const bundle = parts.join('\n');
+// The element bundle: web/src/main.mjs and the modules it imports (the stylesheet as text),
+// minified by esbuild into one classic script.
+const bundled = await build({
+  entryPoints: [join(webDir, 'src', 'main.mjs')], bundle: true, minify: true, format: 'iife',
+  target: ['chrome111', 'firefox114', 'safari16.4'], loader: { '.css': 'text' }, legalComments: 'none',
+  write: false, logLevel: 'warning',
+});
+const bundle = bundled.outputFiles[0].text;
 writeFileSync(join(distDir, 'llm-calc.js'), bundle);
 
 const wasmPath = corePath.replace(/\.js$/, '.wasm');
-copyFileSync(corePath, join(distDir, 'llmcalc_core.js'));
+// The module's glue, minified further (emscripten's own pass leaves names and its data script).
+const core = (await transform(readFileSync(corePath, 'utf8'), { minify: true, legalComments: 'none' })).code;
+writeFileSync(join(distDir, 'llmcalc_core.js'), core);
 copyFileSync(wasmPath, join(distDir, 'llmcalc_core.wasm'));
 for (const name of ['index.html', 'embed.html']) {
   copyFileSync(join(webDir, name), join(distDir, name));
@@ -55,7 +60,6 @@ writeFileSync(join(distDir, 'index.html'), replaceOnce(pageSource, CSP, (() => {
 })()));
 
 // The offline single file. Inline code is allowed by hash in the CSP, not by 'unsafe-inline'.
-const core = readFileSync(corePath, 'utf8');
 const safeScript = (code) => code.replace(/<\/script/gi, '<\\/script').replace(/<!--/g, '<\\!--');
 const inlineCore = safeScript(core);
 const inlineBundle = safeScript(bundle);
@@ -67,7 +71,7 @@ const csp = `default-src 'none'; script-src ${hash(inlineCore)} ${hash(inlineBun
   `style-src ${styleHashes}; img-src data:; connect-src ${connectSrc[1]}; ` +
   `base-uri 'none'; form-action 'none'`;
 single = replaceOnce(single, CSP, `<meta http-equiv="Content-Security-Policy" content="${csp}">`);
-// The wasm bytes, gzipped and in base64, as a data block (never executed; web/src/10-core.js
+// The wasm bytes, gzipped and in base64, as a data block (never executed; web/src/10-core.mjs
 // decompresses them and hands them to the factory): a third of the size of the bare base64.
 const wasmBlock = `<script type="application/gzip" id="llmcalc-wasm">` +
   `${gzipSync(readFileSync(wasmPath), { level: 9 }).toString('base64')}</script>`;

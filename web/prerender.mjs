@@ -2,7 +2,7 @@
 // first answer with the HTML (issue #22). dist/index.html is opened in headless Chromium (the same
 // module and page scripts the user gets), and once the figures, the matrix and the charts are drawn
 // the element's shadow root is written out as a declarative shadow root. The live element keeps it
-// on screen until its own page replaces it in one task (web/src/60-element.js).
+// on screen until its own page replaces it in one task (web/src/60-element.mjs).
 import { launchChromium } from './chromium.mjs';
 import { createStaticServer } from './static-server.mjs';
 

@@ -1,18 +1,12 @@
-// What the "Hugging Face model" box accepts (web/src/55-model-hub.js): repository ids, -hf tags
+// What the "Hugging Face model" box accepts (web/src/55-model-hub.mjs): repository ids, -hf tags
 // and Hub URLs become { repo, file, quant }; anything that is not one is refused before a request.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import vm from 'node:vm';
+import { LlmCalc } from '../../web/src/00-namespace.mjs';
+import '../../web/src/20-state.mjs';
+import '../../web/src/55-model-hub.mjs';
 
-const web = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'web', 'src');
-const context = { window: {}, URLSearchParams };
-context.globalThis = context;
-vm.createContext(context);
-for (const file of ['00-namespace.js', '20-state.js', '55-model-hub.js']) vm.runInContext(readFileSync(join(web, file), 'utf8'), context);
-const parse = (text) => JSON.parse(JSON.stringify(context.window.LlmCalc.hub.parseRepoRef(text)));
+const parse = (text) => JSON.parse(JSON.stringify(LlmCalc.hub.parseRepoRef(text)));
 
 test('repository ids, tags and Hub addresses', () => {
   assert.deepEqual(parse('Qwen/Qwen3-8B'), { repo: 'Qwen/Qwen3-8B', file: '', quant: '' });
@@ -28,6 +22,6 @@ test('repository ids, tags and Hub addresses', () => {
 test('what is not a repository is refused', () => {
   for (const text of ['', 'qwen3', 'https://example.com/a/b', 'http://evil.co/hf.co/a/b', 'a/b/tree/dev', 'a/b/blob/main/../../x',
     '<img src=x>/b', 'a/b;rm -rf ~', '.hidden/repo', 'a/b/blob/main/x y.gguf', 'a'.repeat(97) + '/b']) {
-    assert.equal(context.window.LlmCalc.hub.parseRepoRef(text), null, text);
+    assert.equal(LlmCalc.hub.parseRepoRef(text), null, text);
   }
 });

@@ -1,18 +1,11 @@
-// The URL-state decoder (web/src/20-state.js) on hostile hashes: bounded random and crafted
+// The URL-state decoder (web/src/20-state.mjs) on hostile hashes: bounded random and crafted
 // inputs never throw and only ever yield values of the right kind.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import vm from 'node:vm';
+import { LlmCalc } from '../../web/src/00-namespace.mjs';
+import '../../web/src/20-state.mjs';
 
-const web = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'web', 'src');
-const context = { window: {}, URLSearchParams };
-context.globalThis = context;
-vm.createContext(context);
-for (const file of ['00-namespace.js', '20-state.js']) vm.runInContext(readFileSync(join(web, file), 'utf8'), context);
-const S = context.window.LlmCalc.state;
+const S = LlmCalc.state;
 
 function check(state) {
   for (const key of S.KEYS) {

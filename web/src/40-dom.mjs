@@ -1,0 +1,33 @@
+// Tiny DOM helpers: elements are built with createElement and textContent only, never innerHTML.
+import { LlmCalc } from './00-namespace.mjs';
+
+// el('div', { class: 'x', 'aria-live': 'polite' }, child1, 'text', ...)
+function el(tag, attributes) {
+  const node = document.createElement(tag);
+  const attrs = attributes || {};
+  Object.keys(attrs).forEach(function (name) {
+    const value = attrs[name];
+    if (value === undefined || value === null || value === false) return;
+    if (name === 'text') {
+      node.textContent = String(value);
+    } else {
+      node.setAttribute(name, value === true ? '' : String(value));
+    }
+  });
+  for (let i = 2; i < arguments.length; ++i) {
+    const child = arguments[i];
+    if (child === null || child === undefined) continue;
+    node.appendChild(typeof child === 'string' ? document.createTextNode(child) : child);
+  }
+  return node;
+}
+
+function clear(node) {
+  while (node.firstChild) node.removeChild(node.firstChild);
+}
+
+function option(value, label) {
+  return el('option', { value: value, text: label });
+}
+
+LlmCalc.dom = { el: el, clear: clear, option: option };

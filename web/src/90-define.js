@@ -1,9 +1,0 @@
-// Registers the element; separate from the class so hosts can pick another tag name.
-(function (LlmCalc) {
-  'use strict';
-  LlmCalc.define = function (tag, registry) {
-    const target = registry || window.customElements;
-    if (!target.get(tag)) target.define(tag, LlmCalc.LlmCalcElement);
-  };
-  LlmCalc.define('llm-calc');
-})(window.LlmCalc);
