@@ -155,7 +155,8 @@ nlohmann::json run_estimate(const nlohmann::json& request, Issues& issues) {
   const SpeedRequest& speed_request = evaluation->speed_request;
   if (memory.verdict == "oom") {
     issues.warning("does_not_fit", "/context_tokens",
-                   "This configuration needs more memory than the device offers.");
+                   say(s.lang, "This configuration needs more memory than the device offers.",
+                       "Esta configuración necesita más memoria de la que ofrece el dispositivo."));
   }
   nlohmann::json speed_parts = speed_json(speed);
 

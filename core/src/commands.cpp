@@ -140,21 +140,34 @@ std::optional<PublishedRepo> mlx_repo_for(const nlohmann::json& record, int bits
 }
 
 // The -ot pattern and counts --fit arrives at, for the note beside a command that lets it.
-std::string fit_note(const FitPlan& fit, int64_t layers) {
+std::string fit_note(const FitPlan& fit, int64_t layers, Language lang) {
   if (fit.status == "offload") {
-    return "--fit (on by default) keeps " + std::to_string(fit.gpu_layers) + " of " +
-           std::to_string(layers + 1) + " layers on the GPU" +
-           (fit.host_expert_layers.empty()
-                ? ""
-                : " and the routed experts of " + std::to_string(fit.host_expert_layers.size()) +
-                      " layers in system RAM") +
-           "; llama-fit-params prints the same placement as flags (-ngl " + std::to_string(fit.gpu_layers) +
-           (fit.tensor_overrides.empty() ? "" : " -ot \"" + fit.tensor_overrides + "\"") + ").";
+    std::string gpu = std::to_string(fit.gpu_layers);
+    std::string all = std::to_string(layers + 1);
+    std::string experts = std::to_string(fit.host_expert_layers.size());
+    bool host_experts = !fit.host_expert_layers.empty();
+    std::string flags = "-ngl " + gpu + (fit.tensor_overrides.empty() ? "" : " -ot \"" + fit.tensor_overrides + "\"");
+    return say(lang,
+               "--fit (on by default) keeps " + gpu + " of " + all + " layers on the GPU" +
+                   (host_experts ? " and the routed experts of " + experts + " layers in system RAM" : "") +
+                   "; llama-fit-params prints the same placement as flags (" + flags + ").",
+               "--fit (activo por defecto) deja " + gpu + " de " + all + " capas en la GPU" +
+                   (host_experts ? " y los expertos enrutados de " + experts + " capas en la RAM del sistema" : "") +
+                   "; llama-fit-params da el mismo reparto como opciones (" + flags + ").");
   }
   if (fit.status == "context_reduced") {
-    return "Without -c, --fit lowers the context to " + std::to_string(fit.context_tokens) + " tokens to fit.";
+    std::string context = std::to_string(fit.context_tokens);
+    return say(lang, "Without -c, --fit lowers the context to " + context + " tokens to fit.",
+               "Sin -c, --fit baja el contexto a " + context + " tokens para que quepa.");
   }
   return "";
+}
+
+// A repository that holds another checkpoint of the same architecture (a fine-tune or a dated
+// release), said beside the command that downloads it.
+std::string variant_note(const PublishedRepo& repo, Language lang) {
+  return say(lang, repo.repo + " holds " + repo.variant + ", a different checkpoint of the same architecture.",
+             repo.repo + " contiene " + repo.variant + ", otro checkpoint de la misma arquitectura.");
 }
 
 }  // namespace
@@ -189,16 +202,16 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
     } else if (repo) {
       flags.push_back({"-hf", repo->repo + ":" + repo->quant});
       if (!repo->listed) {
-        notes = "The file list of " + repo->repo + " was not read here: check that it offers " + s.weights + ".";
+        notes = say(s.lang, "The file list of " + repo->repo + " was not read here: check that it offers " + s.weights + ".",
+                    "La lista de archivos de " + repo->repo + " no se leyó aquí: comprueba que ofrece " + s.weights + ".");
       }
-      if (!repo->variant.empty()) {
-        notes += (notes.empty() ? "" : " ") + repo->repo + " holds " + repo->variant +
-                 ", a different checkpoint of the same architecture.";
-      }
+      if (!repo->variant.empty()) notes += (notes.empty() ? "" : " ") + variant_note(*repo, s.lang);
     } else {
       flags.push_back({"-m", s.model_id + "-" + s.weights + ".gguf"});
-      notes = gguf ? "No GGUF repository is known for this model: point -m at your " + s.weights + " file."
-                   : s.weights + " is not a GGUF format: pick a GGUF type (Q4_K_M, Q8_0, ...) for llama.cpp.";
+      notes = gguf ? say(s.lang, "No GGUF repository is known for this model: point -m at your " + s.weights + " file.",
+                         "No se conoce ningún repositorio GGUF de este modelo: apunta -m a tu archivo " + s.weights + ".")
+                   : say(s.lang, s.weights + " is not a GGUF format: pick a GGUF type (Q4_K_M, Q8_0, ...) for llama.cpp.",
+                         s.weights + " no es un formato GGUF: elige un tipo GGUF (Q4_K_M, Q8_0, ...) para llama.cpp.");
     }
     // -c is the total across explicit slots (each gets -c / -np); without -np, 4 slots share it.
     if (!s.context_auto) flags.push_back({"-c", std::to_string(s.context_tokens * s.batch)});
@@ -215,7 +228,10 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
       std::string type = s.kv_type.name == "fp8" ? "q8_0" : s.kv_type.name;
       flags.push_back({"--cache-type-k", type});
       flags.push_back({"--cache-type-v", type});
-      if (s.kv_type.name == "fp8") notes += " llama.cpp has no fp8 KV cache; q8_0 is the closest.";
+      if (s.kv_type.name == "fp8") {
+        notes += say(s.lang, " llama.cpp has no fp8 KV cache; q8_0 is the closest.",
+                     " llama.cpp no tiene caché KV fp8; q8_0 es lo más cercano.");
+      }
     }
     if (!s.tensor_split.empty()) {
       std::string split;
@@ -234,7 +250,7 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
     }
     // Always named: llama-server's default moves from 8080 to 9931 (PR #26508).
     flags.push_back({"--port", port});
-    std::string placement = fit_note(memory.fit, s.model.n_layers);
+    std::string placement = fit_note(memory.fit, s.model.n_layers, s.lang);
     if (!placement.empty()) notes += (notes.empty() ? "" : " ") + placement;
     out["llama.cpp"] = {{"command", join_flags("llama-server", flags)},
                         {"flags", flags_json(flags)},
@@ -244,8 +260,11 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
       out["llama.cpp"]["nodes"] = llama_cpp_nodes(s, "llama-server", flags);
       out["llama.cpp"]["command"] = out["llama.cpp"]["nodes"][0]["commands"][0];
       out["llama.cpp"]["notes"] = notes + (notes.empty() ? "" : " ") +
-          "Build llama.cpp with -DGGML_RPC=ON on every machine; each other machine runs rpc-server, which serves all its "
-          "devices. The RPC backend is a proof of concept: never expose rpc-server to an open network.";
+          say(s.lang,
+              "Build llama.cpp with -DGGML_RPC=ON on every machine; each other machine runs rpc-server, which serves all "
+              "its devices. The RPC backend is a proof of concept: never expose rpc-server to an open network.",
+              "Compila llama.cpp con -DGGML_RPC=ON en cada máquina; cada una de las otras ejecuta rpc-server, que sirve "
+              "todos sus dispositivos. El backend RPC es una prueba de concepto: nunca expongas rpc-server a una red abierta.");
       out["llama.cpp"]["docs"] = "https://github.com/ggml-org/llama.cpp/blob/master/tools/rpc/README.md";
     }
   }
@@ -270,9 +289,11 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
                      {"env", env},
                      {"flags", nlohmann::json::object()},
                      {"notes", library || hub ? (library && s.weights != "Q4_K_M"
-                                                     ? "The library tag " + ollama_tag + " serves Q4_K_M, not " + s.weights + "."
+                                                     ? say(s.lang, "The library tag " + ollama_tag + " serves Q4_K_M, not " + s.weights + ".",
+                                                           "La etiqueta de la biblioteca " + ollama_tag + " sirve Q4_K_M, no " + s.weights + ".")
                                                      : "")
-                                              : "No Ollama library tag or GGUF repository is known for this model."},
+                                              : say(s.lang, "No Ollama library tag or GGUF repository is known for this model.",
+                                                    "No se conoce ninguna etiqueta de Ollama ni repositorio GGUF de este modelo.")},
                      {"docs", "https://github.com/ollama/ollama/blob/main/docs/faq.md"}};
   }
 
@@ -309,8 +330,13 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
     out["vllm"] = {{"command", command},
                    {"docker", docker},
                    {"flags", flags_json(flags)},
-                   {"notes", std::string(gguf ? "vLLM serves safetensors checkpoints; pick BF16, FP8, AWQ or GPTQ weights. " : "") +
-                                 (s.kv_type.name == "q8_0" || s.kv_type.name == "q4_0" ? "vLLM has no " + s.kv_type.name + " KV cache; fp8 is its 8-bit option." : "")},
+                   {"notes", (gguf ? say(s.lang, "vLLM serves safetensors checkpoints; pick BF16, FP8, AWQ or GPTQ weights. ",
+                                         "vLLM sirve checkpoints safetensors; elige pesos BF16, FP8, AWQ o GPTQ. ")
+                                   : std::string()) +
+                                 (s.kv_type.name == "q8_0" || s.kv_type.name == "q4_0"
+                                      ? say(s.lang, "vLLM has no " + s.kv_type.name + " KV cache; fp8 is its 8-bit option.",
+                                            "vLLM no tiene caché KV " + s.kv_type.name + "; fp8 es su opción de 8 bits.")
+                                      : "")},
                    {"docs", "https://docs.vllm.ai/en/latest/cli/serve.html"}};
     if (!nodes.is_null()) {
       out["vllm"]["nodes"] = nodes;
@@ -354,10 +380,9 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
     std::string command = repo ? join_flags("mlx_lm.server", flags)
                                : "mlx_lm.convert --hf-path " + model_name + " -q --q-bits " + bits +
                                      " --mlx-path " + model + " && " + join_flags("mlx_lm.server", flags);
-    std::string notes = "mlx_lm.server sizes the KV cache per request; context is not a server flag.";
-    if (repo && !repo->variant.empty()) {
-      notes += " " + repo->repo + " holds " + repo->variant + ", a different checkpoint of the same architecture.";
-    }
+    std::string notes = say(s.lang, "mlx_lm.server sizes the KV cache per request; context is not a server flag.",
+                            "mlx_lm.server dimensiona la caché KV por petición; el contexto no es una opción del servidor.");
+    if (repo && !repo->variant.empty()) notes += " " + variant_note(*repo, s.lang);
     out["mlx"] = {{"command", command},
                   {"flags", flags_json(flags)},
                   {"notes", notes},
@@ -367,7 +392,7 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
   // beside its command. The MLX command converts to an MLX width, so only its device counts.
   for (auto& [engine, command] : out.items()) {
     std::string format = engine == "mlx" ? "MLX-4bit" : s.rules_format();
-    command["unavailable"] = engine_limit(engine, s.hardware, format);
+    command["unavailable"] = engine_limit(engine, s.hardware, format, s.lang);
   }
   return out;
 }

@@ -82,6 +82,7 @@ Evaluation evaluate_plan(const Scenario& s, const ModelSpec& model,
   Evaluation out{std::move(plan), {}, {}, {}, 0};
 
   MemoryRequest memory_request;
+  memory_request.lang = s.lang;
   memory_request.context_tokens = s.context_tokens;
   memory_request.context_auto = s.context_auto;
   // llama-server's automatic slots: 4 sequences sharing one unified cache.

@@ -112,19 +112,69 @@ struct Engine {
 
 std::string kv_formula(const MemoryRequest& request) {
   const std::string& engine = request.engine.engine;
+  const Language lang = request.lang;
   std::string bytes = "bytes(" + request.kv_type.name + ")";
   if (is_llama_cpp_family(engine)) {
-    return "per layer and stream: pad256(cells) x n_kv_heads x (head_dim_k + head_dim_v) x " + bytes +
-           "; sliding layers pad256(window x (unified ? slots : 1) + ubatch) cells; MLA the K-only "
-           "latent (kv_lora_rank + rope dims); DSA adds index_head_dim per token; recurrent layers "
-           "an f32 state per slot";
+    return say(lang,
+               "per layer and stream: pad256(cells) x n_kv_heads x (head_dim_k + head_dim_v) x " + bytes +
+                   "; sliding layers pad256(window x (unified ? slots : 1) + ubatch) cells; MLA the K-only "
+                   "latent (kv_lora_rank + rope dims); DSA adds index_head_dim per token; recurrent layers "
+                   "an f32 state per slot",
+               "por capa y flujo: pad256(celdas) x n_kv_heads x (head_dim_k + head_dim_v) x " + bytes +
+                   "; capas de ventana deslizante pad256(ventana x (unified ? slots : 1) + ubatch) celdas; MLA el "
+                   "latente solo K (kv_lora_rank + dims rope); DSA suma index_head_dim por token; capas recurrentes "
+                   "un estado f32 por slot");
   }
   if (is_paged_server(engine)) {
-    return "per rank: 16-token pages x KV heads / TP x (head_dim_k + head_dim_v) x " + bytes +
-           "; MLA the whole latent on every rank; sliding layers their window";
+    return say(lang,
+               "per rank: 16-token pages x KV heads / TP x (head_dim_k + head_dim_v) x " + bytes +
+                   "; MLA the whole latent on every rank; sliding layers their window",
+               "por rango: páginas de 16 tokens x cabezas KV / TP x (head_dim_k + head_dim_v) x " + bytes +
+                   "; MLA el latente entero en cada rango; capas de ventana deslizante su ventana");
   }
-  return "per layer: tokens (mlx-lm: 256-token steps) x n_kv_heads x (head_dim_k + head_dim_v) x " +
-         bytes + "; sliding layers their window";
+  return say(lang,
+             "per layer: tokens (mlx-lm: 256-token steps) x n_kv_heads x (head_dim_k + head_dim_v) x " + bytes +
+                 "; sliding layers their window",
+             "por capa: tokens (mlx-lm: pasos de 256 tokens) x n_kv_heads x (head_dim_k + head_dim_v) x " + bytes +
+                 "; capas de ventana deslizante su ventana");
+}
+
+// The compute buffers' formula of the engine.
+std::string compute_formula(const MemoryRequest& request, bool llama) {
+  const Language lang = request.lang;
+  const std::string& engine = request.engine.engine;
+  if (llama) {
+    return say(lang,
+               "n_ubatch x 4 x max(4 x n_ff, 2 x n_expert_used x (n_embd + n_ff_exp)) (+ KQ scores without flash "
+               "attention, DSA indexer buffers, weights copied from RAM for batches)",
+               "n_ubatch x 4 x max(4 x n_ff, 2 x n_expert_used x (n_embd + n_ff_exp)) (+ puntuaciones KQ sin flash "
+               "attention, búferes del indexador DSA, pesos copiados desde la RAM para los lotes)");
+  }
+  if (engine == "vllm") {
+    return say(lang,
+               "max_num_batched_tokens x (6 x ffn / TP + 6 x hidden) bytes; on the last pipeline stage + sampler "
+               "(min(max_num_seqs, tokens) x vocab x 18)",
+               "max_num_batched_tokens x (6 x ffn / TP + 6 x hidden) bytes; en la última etapa del pipeline + "
+               "muestreador (min(max_num_seqs, tokens) x vocab x 18)");
+  }
+  if (engine == "sglang") return say(lang, "(1 - mem_fraction_static) x free memory", "(1 - mem_fraction_static) x memoria libre");
+  return "512 x 4 x max(4 x n_ff, 2 x n_expert_used x (n_embd + n_ff_exp))";
+}
+
+// What the engine may use of the device's memory.
+std::string usable_formula(const MemoryRequest& request, const Hardware& hardware, bool llama, bool per_device) {
+  const Language lang = request.lang;
+  const std::string& engine = request.engine.engine;
+  if (engine == "vllm") {
+    return say(lang, "gpu_memory_utilization x (memory - driver reserve)",
+               "gpu_memory_utilization x (memoria - reserva del driver)");
+  }
+  if (engine == "sglang") return say(lang, "memory - driver reserve", "memoria - reserva del driver");
+  if (llama && per_device && hardware.kind == "discrete" && request.engine.fit) {
+    return say(lang, "memory - reserve - --fit-target, per device", "memoria - reserva - --fit-target, por dispositivo");
+  }
+  if (hardware.kind == "discrete") return say(lang, "memory - reserve per device", "memoria - reserva por dispositivo");
+  return say(lang, "unified memory x GPU wired-limit fraction", "memoria unificada x fracción del límite fijado para la GPU");
 }
 
 }  // namespace
@@ -255,25 +305,13 @@ MemoryEstimate estimate_memory(const ModelSpec& model, const WeightPlan& weights
   }
 
   out.math = {
-      {"weights", "sum over tensors of elements / block_elements x block_bytes (" + weights.format + ")",
+      {"weights",
+       say(request.lang, "sum over tensors of elements / block_elements x block_bytes (" + weights.format + ")",
+           "suma sobre los tensores de elementos / block_elements x block_bytes (" + weights.format + ")"),
        out.weights_bytes},
       {"kv_cache", kv_formula(request), out.kv_cache_bytes},
-      {"compute_buffer", llama ? "n_ubatch x 4 x max(4 x n_ff, 2 x n_expert_used x (n_embd + n_ff_exp))"
-                                 " (+ KQ scores without flash attention, DSA indexer buffers, weights "
-                                 "copied from RAM for batches)"
-                         : engine.engine == "vllm"
-                             ? "max_num_batched_tokens x (6 x ffn / TP + 6 x hidden) bytes + "
-                               "sampler logits (max_num_seqs x vocab x 6)"
-                         : engine.engine == "sglang" ? "(1 - mem_fraction_static) x free memory"
-                                                     : "512 x 4 x max(4 x n_ff, 2 x n_expert_used x (n_embd + n_ff_exp))",
-       out.compute_buffer_bytes},
-      {"usable", engine.engine == "vllm"      ? "gpu_memory_utilization x (memory - driver reserve)"
-                 : engine.engine == "sglang"  ? "memory - driver reserve"
-                 : llama && out.per_device.size() > 0 && hardware.kind == "discrete" && engine.fit
-                     ? "memory - reserve - --fit-target, per device"
-                 : hardware.kind == "discrete" ? "memory - reserve per device"
-                                               : "unified memory x GPU wired-limit fraction",
-       out.usable_bytes}};
+      {"compute_buffer", compute_formula(request, llama), out.compute_buffer_bytes},
+      {"usable", usable_formula(request, hardware, llama, !out.per_device.empty()), out.usable_bytes}};
   return out;
 }
 

@@ -143,10 +143,12 @@ void apply_published_format(Scenario& s, Issues& issues) {
   s.weights_rules = published->rules;
   s.imatrix = true;
   if (s.weights_bytes == 0) s.weights_bytes = published->file_bytes;
+  std::string bytes = std::to_string(published->file_bytes);
   issues.warning("published_size", "/weights",
-                 s.weights + " is sized from the file size " + published->repo + " publishes (" +
-                     std::to_string(published->file_bytes) + " bytes); its tensors are placed by " +
-                     published->rules + "'s rules.");
+                 say(s.lang, s.weights + " is sized from the file size " + published->repo + " publishes (" + bytes +
+                                 " bytes); its tensors are placed by " + published->rules + "'s rules.",
+                     s.weights + " se mide por el tamaño de archivo que publica " + published->repo + " (" + bytes +
+                         " bytes); sus tensores se reparten con las reglas de " + published->rules + "."));
 }
 
 // hf_repo / hf_file: where a custom model was fetched from (only meaningful with a config object).
@@ -178,7 +180,9 @@ void read_machines(JsonReader& reader, const nlohmann::json& request, bool liste
   int64_t nodes = reader.integer("nodes", 1, kMaxNodes, 1).value_or(1);
   if (listed) {
     if (reader.has("devices")) {
-      issues.warning("devices_from_list", "/devices", "The hardware list's counts give the devices; devices is ignored.");
+      issues.warning("devices_from_list", "/devices",
+                     say(s.lang, "The hardware list's counts give the devices; devices is ignored.",
+                         "Los dispositivos salen de las cantidades de la lista de hardware; devices no se tiene en cuenta."));
     }
     if (nodes > 1) {
       issues.error("nodes_with_list", "/nodes", "A hardware list names each group's machine with \"node\"; leave nodes out.");
@@ -204,7 +208,8 @@ void read_machines(JsonReader& reader, const nlohmann::json& request, bool liste
     s.network = default_network(groups.front().device);
   }
   if (last_node == 0 && network != request.end() && !network->is_null()) {
-    issues.warning("network_one_machine", "/network", "One machine: the network is not used.");
+    issues.warning("network_one_machine", "/network",
+                   say(s.lang, "One machine: the network is not used.", "Una sola máquina: la red no se usa."));
   }
 }
 
@@ -236,6 +241,12 @@ std::optional<Scenario> resolve_scenario(const nlohmann::json& request, Issues& 
   JsonReader reader(request, "", issues);
   if (!reader.valid()) return std::nullopt;
   Scenario s;
+  std::string lang = reader.string("lang", 8, std::string("en")).value_or("en");
+  if (lang == "es") {
+    s.lang = Language::es;
+  } else if (lang != "en") {
+    issues.error("unknown_language", "/lang", "lang must be en or es.");
+  }
   bool model_ok = resolve_model(request, s, issues);
 
   s.weights = reader.string("weights", 32, s.weights).value_or(s.weights);
@@ -371,24 +382,30 @@ std::optional<Scenario> resolve_scenario(const nlohmann::json& request, Issues& 
     return std::nullopt;
   }
   for (const DeviceGroup& group : s.groups()) {
-    std::string limit = engine_limit(s.engine.engine, group.device, s.rules_format());
+    std::string limit = engine_limit(s.engine.engine, group.device, s.rules_format(), s.lang);
     if (!limit.empty()) {
-      issues.warning("engine_cannot_run", "/engine", limit + " The figures follow the engine's rules all the same.");
+      issues.warning("engine_cannot_run", "/engine",
+                     limit + say(s.lang, " The figures follow the engine's rules all the same.",
+                                 " Las cifras siguen igualmente las reglas del motor."));
       break;
     }
   }
   if (s.engine.mtp && s.model.mtp_layers == 0) {
-    issues.warning("no_mtp_layers", "/mtp", "This model ships no MTP layers; MTP drafting is ignored.");
+    issues.warning("no_mtp_layers", "/mtp",
+                   say(s.lang, "This model ships no MTP layers; MTP drafting is ignored.",
+                       "Este modelo no trae capas MTP; el borrador MTP no se tiene en cuenta."));
     s.engine.mtp = false;
   }
   if (s.context_tokens > s.model.max_context_tokens) {
+    std::string native = std::to_string(s.model.max_context_tokens);
     issues.warning("context_above_native", "/context_tokens",
-                   "Context is above the model's native maximum of " +
-                       std::to_string(s.model.max_context_tokens) + " tokens.");
+                   say(s.lang, "Context is above the model's native maximum of " + native + " tokens.",
+                       "El contexto supera el máximo nativo del modelo, " + native + " tokens."));
   }
   if (s.prompt_tokens > s.context_tokens) {
     issues.warning("prompt_above_context", "/prompt_tokens",
-                   "The prompt is longer than the context; it is treated as the context.");
+                   say(s.lang, "The prompt is longer than the context; it is treated as the context.",
+                       "El prompt es más largo que el contexto; se toma como el contexto."));
     s.prompt_tokens = s.context_tokens;
   }
   return s;

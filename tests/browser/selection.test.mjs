@@ -21,12 +21,15 @@ test('MLX on an NVIDIA card: its command comes first and says it needs Apple sil
   await context.close();
 });
 
-test('vLLM on a Mac, in Spanish: the reason is labelled in Spanish', async () => {
+test('vLLM on a Mac, in Spanish: the reason is in Spanish', async () => {
   const { context, page, errors } = await openCalculator(suite.browser,
     `${suite.base}/index.html#v=1&model=qwen3-8b&engine=vllm&weights=BF16&hw=m4-max-128gb&lang=es`);
   const first = page.locator('llm-calc .commands .command').first();
   assert.equal(await first.getAttribute('data-engine'), 'vllm');
-  assert.match(await first.locator('[data-testid="cannot-run"]').textContent(), /^No puede ejecutar esta selección: vLLM has no Metal backend/);
+  assert.match(await first.locator('[data-testid="cannot-run"]').textContent(), /^No puede ejecutar esta selección: vLLM no tiene backend de Metal: en un Mac usa llama.cpp, Ollama o MLX\./);
+  // The core's warning above the figures too.
+  assert.match(await page.locator('llm-calc [data-testid="warnings"]').textContent(),
+               /vLLM no tiene backend de Metal.+Las cifras siguen igualmente las reglas del motor\./);
   assert.equal(await page.locator('llm-calc [data-engine="mlx"] [data-testid="cannot-run"]').count(), 0);
   assert.deepEqual(errors, []);
   await context.close();
@@ -130,6 +133,13 @@ test('Spanish reaches the page title, the math and the landmarks (issue #21 item
   assert.equal(await page.locator('llm-calc section.controls').getAttribute('aria-label'), 'Ajustes');
   const math = await page.locator('llm-calc .math strong').allTextContents();
   assert.deepEqual(math, ['pesos: ', 'caché KV: ', 'búferes de cómputo: ', 'utilizable: ']);
+  // The formulas and the command notes the core writes come in Spanish too (the page passes its
+  // language in the request).
+  const formulas = await page.locator('llm-calc .math li').allTextContents();
+  assert.match(formulas[0], /^pesos: suma sobre los tensores de elementos/);
+  assert.match(formulas[3], /^utilizable: memoria - reserva - --fit-target, por dispositivo/);
+  assert.match(await page.locator('llm-calc [data-engine="mlx"]').textContent(),
+               /mlx_lm.server dimensiona la caché KV por petición/);
   assert.equal(await page.locator('llm-calc details.advanced summary', { hasText: 'Capas en la RAM del sistema (llama.cpp)' }).count(), 1);
   assert.deepEqual(errors, []);
   await context.close();

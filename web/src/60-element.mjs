@@ -580,6 +580,7 @@ class LlmCalcElement extends HTMLElement {
   // The core request: the state, with a model read from a file or the Hub when there is one.
   request() {
     const request = S.toRequest(this.state);
+    request.lang = this.lang;  // the core's notes, warnings and formulas in the page's language
     if (this.custom) {
       request.model = this.custom.model;
       if (this.custom.weights_bytes) request.weights_bytes = this.custom.weights_bytes;

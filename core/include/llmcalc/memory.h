@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "llmcalc/language.h"
 #include "llmcalc/hardware.h"
 #include "llmcalc/kv_cache.h"
 #include "llmcalc/model.h"
@@ -64,6 +65,7 @@ ParallelPlan covering_plan(const ParallelPlan& plan, int64_t devices);
 int64_t expert_shards(const ParallelPlan& plan, const std::string& engine);
 
 struct MemoryRequest {
+  Language lang = Language::en;   // of the "show the math" formulas
   int64_t context_tokens = 8192;  // per sequence (unified llama.cpp: the shared pool)
   int64_t sequences = 1;          // sequences with their own state (llama.cpp slots)
   int64_t devices = 1;

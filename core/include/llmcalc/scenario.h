@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "llmcalc/language.h"
 #include "llmcalc/hardware.h"
 #include "llmcalc/issues.h"
 #include "llmcalc/kv_cache.h"
@@ -19,6 +20,7 @@
 namespace llmcalc {
 
 struct Scenario {
+  Language lang = Language::en;  // of the sentences in the answer ("lang": "en" or "es")
   std::string model_id;    // catalog id, or "custom"
   std::string model_name;
   ModelSpec model;
