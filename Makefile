@@ -58,12 +58,14 @@ fuzz: deps
 	cmake --build --preset fuzz
 	tests/fuzz/run.sh $(FUZZ_SECONDS)
 
-# Speed and size of the calculator itself (issue #12): native Google Benchmark, then wasm under
-# node, Chromium latency and dist/ sizes.
+# Speed and size of the calculator itself (issues #12, #22): native Google Benchmark, what the
+# wasm code is made of, then wasm under node, Chromium cold loads and latency, and dist/ transfer.
 bench: dist
 	cmake --preset native
 	cmake --build --preset native --target llmcalc_bench
 	build/native/tests/bench/llmcalc_bench --benchmark_min_time=0.2
+	cmake --build --preset wasm --target llmcalc_core_names
+	node tests/bench/wasm_sizes.mjs build/wasm/wasm/llmcalc_core_names.wasm
 	node tests/bench/bench.mjs
 
 # Refit the speed model to tests/data/speed_measurements.json and print the fit and residuals.
