@@ -8,6 +8,7 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, transform } from 'esbuild';
+import { loadNodeCore } from './node-core.mjs';
 import { prerenderDefaultPage } from './prerender.mjs';
 
 const webDir = dirname(fileURLToPath(import.meta.url));
@@ -38,8 +39,12 @@ const bundle = bundled.outputFiles[0].text;
 writeFileSync(join(distDir, 'llm-calc.js'), bundle);
 
 const wasmPath = corePath.replace(/\.js$/, '.wasm');
-// The module's glue, minified further (emscripten's own pass leaves names and its data script).
-const core = (await transform(readFileSync(corePath, 'utf8'), { minify: true, legalComments: 'none' })).code;
+// The module's glue, minified further (emscripten's own pass leaves names and its data script),
+// with the catalog listing the module answers attached to its factory: the page reads it at start
+// instead of asking the module, whose first call parses every data file (issue #22).
+const listing = JSON.stringify(JSON.parse((await loadNodeCore(corePath)).catalog()).result);
+const glue = `${readFileSync(corePath, 'utf8')}\ncreateLlmCalcCore.catalogListing = ${JSON.stringify(listing)};\n`;
+const core = (await transform(glue, { minify: true, legalComments: 'none' })).code;
 writeFileSync(join(distDir, 'llmcalc_core.js'), core);
 copyFileSync(wasmPath, join(distDir, 'llmcalc_core.wasm'));
 for (const name of ['index.html', 'embed.html']) {

@@ -3,8 +3,10 @@
 // factory, as llm-calculator.html hands over its inlined copy.
 import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 
 export function loadNodeCore(modulePath) {
-  const createLlmCalcCore = createRequire(import.meta.url)(modulePath);
-  return createLlmCalcCore({ wasmBinary: readFileSync(modulePath.replace(/\.js$/, '.wasm')) });
+  const path = resolve(modulePath);
+  const createLlmCalcCore = createRequire(import.meta.url)(path);
+  return createLlmCalcCore({ wasmBinary: readFileSync(path.replace(/\.js$/, '.wasm')) });
 }

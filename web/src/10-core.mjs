@@ -46,10 +46,11 @@ function loadCore() {
     }).then(function (options) {
       return createLlmCalcCore(options);
     }).then(function (module) {
-      const catalog = JSON.parse(module.catalog());
+      // The listing dist/llmcalc_core.js carries (web/build.mjs), else the module's answer.
+      const listing = createLlmCalcCore.catalogListing;
       return {
         version: module.version(),
-        catalog: catalog.result,
+        catalog: listing ? JSON.parse(listing) : JSON.parse(module.catalog()).result,
         // Returns the envelope; callers decide whether issues are fatal.
         estimateEnvelope: function (request) {
           return JSON.parse(module.estimate(JSON.stringify(request)));
