@@ -3,6 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -55,6 +56,12 @@ test('a deployment plan is identical natively and in wasm', () => {
 
 test('catalog is identical natively and in wasm', () => {
   assertSame(JSON.parse(core.catalog()), nativeAnswers(['catalog'])[0], 'catalog');
+});
+
+test('the catalog listing dist/llmcalc_core.js carries is the module\'s own', { skip: !process.env.LLMCALC_CORE_JS ? false : 'a build-tree module carries none' }, () => {
+  const factory = createRequire(import.meta.url)(resolve(modulePath));
+  assert.equal(typeof factory.catalogListing, 'string');
+  assertSame(JSON.parse(factory.catalogListing), JSON.parse(core.catalog()).result, 'listing');
 });
 
 test('version is a semantic version string', () => {
