@@ -861,11 +861,24 @@ function placementRows(m, r, lang, t, f, deviceName) {
   return rows;
 }
 
+// A keystroke usually changes only the figures: the items are rebuilt only when the list's
+// entries change, else their texts are updated where they differ.
 function fillList(list, rows) {
-  LlmCalc.dom.clear(list);
-  rows.forEach((row) => {
-    list.appendChild(LlmCalc.dom.el('div', { class: 'item', 'data-testid': row[2] },
-      LlmCalc.dom.el('dt', { text: row[0] }), LlmCalc.dom.el('dd', { text: row[1] })));
+  const items = list.children;
+  const same = items.length === rows.length &&
+    rows.every((row, i) => items[i].getAttribute('data-testid') === (row[2] == null ? null : String(row[2])) &&
+                           items[i].firstChild.textContent === row[0]);
+  if (!same) {
+    LlmCalc.dom.clear(list);
+    rows.forEach((row) => {
+      list.appendChild(LlmCalc.dom.el('div', { class: 'item', 'data-testid': row[2] },
+        LlmCalc.dom.el('dt', { text: row[0] }), LlmCalc.dom.el('dd', { text: row[1] })));
+    });
+    return;
+  }
+  rows.forEach((row, i) => {
+    const value = items[i].lastChild;
+    if (value.textContent !== row[1]) value.textContent = row[1];
   });
 }
 
