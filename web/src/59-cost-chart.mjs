@@ -5,6 +5,11 @@
 import { LlmCalc } from './00-namespace.mjs';
 
 LlmCalc.renderCostChart = function (container, cost, t, f) {
+  // Most settings (the context slider among them) leave the costs as they were: then the chart
+  // stays as drawn.
+  const drawn = JSON.stringify([cost.chart, t('cost_own'), f.number(1, 1)]);
+  if (container.drawn === drawn) return;
+  container.drawn = drawn;
   LlmCalc.dom.clear(container);
   const months = cost.chart;
   const series = [['own_usd', 'own', t('cost_own')], ['rent_usd', 'rent', t('cost_rent')], ['api_usd', 'api', t('cost_api')]]
