@@ -2,7 +2,9 @@
 // command first, and an engine that cannot run the selection says why, in English and Spanish.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { openCalculator, openPage, browserSuite, waitForCalculator } from './harness.mjs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { distDir, openCalculator, openPage, browserSuite, waitForCalculator } from './harness.mjs';
 
 const suite = browserSuite();
 
@@ -205,3 +207,25 @@ test('a chart saves as a standalone SVG with its styles written in (issue #21 it
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+for (const [where, url] of [['over http', () => `${suite.base}/index.html#v=1&lang=es`],
+                            ['from file://', () => pathToFileURL(join(distDir, 'llm-calculator.html')).href + '#v=1&lang=es']]) {
+  test(`${where}, in Spanish: a chart saves as a PNG twice its drawn size (issue #21 item 13)`, async () => {
+    const { context, page, errors } = await openCalculator(suite.browser, url());
+    await page.locator('llm-calc #speed-chart path.decode').waitFor();
+    const button = page.locator('llm-calc [data-testid="speed-chart-png"]');
+    assert.equal(await button.textContent(), 'Guardar PNG');
+    const [download] = await Promise.all([page.waitForEvent('download'), button.click()]);
+    assert.equal(download.suggestedFilename(), 'speed-chart.png');
+    const bytes = await (await import('node:fs/promises')).readFile(await download.path());
+    // PNG signature, then the IHDR chunk: width and height as big-endian 32-bit integers.
+    assert.deepEqual([...bytes.subarray(0, 8)], [137, 80, 78, 71, 13, 10, 26, 10]);
+    assert.equal(bytes.subarray(12, 16).toString('latin1'), 'IHDR');
+    assert.equal(bytes.readUInt32BE(16), 1120);
+    assert.equal(bytes.readUInt32BE(20), 440);
+    // Not a blank canvas: the compressed image carries the drawing.
+    assert.ok(bytes.length > 4000, `${bytes.length} bytes`);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+}

@@ -56,7 +56,7 @@ function renderChart(container, result, t, f) {
     limit: { value: result.usable_bytes, text: t('usable') + ' ' + f.gib(result.usable_bytes) },
     series: [{ points: points.map((p) => ({ x: p.context_tokens, y: p.total_bytes, dot: p.fits ? 'fits' : 'oom' })) }],
   })));
-  container.appendChild(LlmCalc.chartButton(container.firstChild, 'memory-chart', t('save_svg')));
+  container.appendChild(LlmCalc.chartButtons(container.firstChild, 'memory-chart', t));
 }
 
 // Decode speed (per sequence) against context, the likely range as dashed lines above and
@@ -76,7 +76,7 @@ function renderSpeedChart(container, result, t, f) {
     yText: f.speed(yMax) + ' ' + t('tokens_per_s'),
     series: [line('decode_high', 'band'), line('decode_tokens_per_s', 'decode', true), line('decode_low', 'band')],
   })));
-  container.appendChild(LlmCalc.chartButton(container.firstChild, 'speed-chart', t('save_svg')));
+  container.appendChild(LlmCalc.chartButtons(container.firstChild, 'speed-chart', t));
 }
 
 // Rows carry the device id; names come from the catalog.

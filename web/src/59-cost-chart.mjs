@@ -31,5 +31,5 @@ LlmCalc.renderCostChart = function (container, cost, t, f) {
     yText: '$' + f.number(yMax, 0),
     series: series,
   }));
-  container.appendChild(LlmCalc.chartButton(container.firstChild, 'cost-chart', t('save_svg')));
+  container.appendChild(LlmCalc.chartButtons(container.firstChild, 'cost-chart', t));
 };

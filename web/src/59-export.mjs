@@ -1,6 +1,6 @@
 // Export (issue #21 item 13): a Markdown summary of the estimate to paste in an issue or a chat,
-// the request with its whole result as a JSON file, and a chart as an SVG file. Both are made in the browser from the
-// figures on screen; nothing is sent anywhere.
+// the request with its whole result as a JSON file, and a chart as an SVG or PNG file. All are made in the browser
+// from the figures on screen; nothing is sent anywhere.
 import { LlmCalc } from './00-namespace.mjs';
 
 // The summary, in the page's language: what was estimated, the verdict, memory, speeds, the
@@ -30,9 +30,10 @@ function markdownSummary(r, request, state, t, f, device, link) {
   return lines.join('\n') + '\n';
 }
 
-// Saves `text` as a file named `name` (a Blob URL on a link the user's click follows).
-function download(name, text, type) {
-  const url = URL.createObjectURL(new Blob([text], { type: type }));
+// Saves `content` (text or a Blob) as a file named `name` (a Blob URL on a link the user's click
+// follows).
+function download(name, content, type) {
+  const url = URL.createObjectURL(content instanceof Blob ? content : new Blob([content], { type: type }));
   const link = document.createElement('a');
   link.href = url;
   link.download = name;
@@ -42,31 +43,60 @@ function download(name, text, type) {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
-// A chart as a standalone SVG file: a copy of the drawing with each element's computed
-// stroke, fill and font written into it (the page's stylesheet does not travel with the file).
+// A chart as a standalone SVG: a copy of the drawing with each element's computed stroke, fill
+// and font written into it (the page's stylesheet does not travel with the file).
 const STYLED = ['stroke', 'stroke-width', 'stroke-dasharray', 'fill', 'font-size', 'font-family', 'opacity'];
-function chartButton(chart, name, label) {
-  const button = document.createElement('button');
-  button.type = 'button';
-  button.className = 'svg';
-  button.textContent = label;
-  button.setAttribute('data-testid', name + '-svg');
-  button.addEventListener('click', () => {
-    const copy = chart.cloneNode(true);
-    const live = [chart].concat(Array.from(chart.querySelectorAll('*')));
-    const copied = [copy].concat(Array.from(copy.querySelectorAll('*')));
-    live.forEach((node, i) => {
-      const style = getComputedStyle(node);
-      STYLED.forEach((property) => copied[i].setAttribute(property, style.getPropertyValue(property)));
-    });
-    copy.setAttribute('xmlns', 'http://www.w3.org/2000/svg');
-    copy.setAttribute('width', '560');
-    copy.setAttribute('height', '220');
-    download(name + '.svg', new XMLSerializer().serializeToString(copy), 'image/svg+xml');
+const CHART_WIDTH = 560;
+const CHART_HEIGHT = 220;
+function standaloneSvg(chart) {
+  const copy = chart.cloneNode(true);
+  const live = [chart].concat(Array.from(chart.querySelectorAll('*')));
+  const copied = [copy].concat(Array.from(copy.querySelectorAll('*')));
+  live.forEach((node, i) => {
+    const style = getComputedStyle(node);
+    STYLED.forEach((property) => copied[i].setAttribute(property, style.getPropertyValue(property)));
   });
-  return button;
+  copy.setAttribute('xmlns', 'http://www.w3.org/2000/svg');
+  copy.setAttribute('width', String(CHART_WIDTH));
+  copy.setAttribute('height', String(CHART_HEIGHT));
+  return new XMLSerializer().serializeToString(copy);
 }
 
-LlmCalc.chartButton = chartButton;
+// The same drawing as a PNG at twice its size, on the page's background: the SVG is drawn into a
+// canvas through an image of a data: URL (the Content-Security-Policy allows data: images).
+function savePng(chart, name) {
+  const image = new Image();
+  image.onload = () => {
+    const canvas = document.createElement('canvas');
+    canvas.width = 2 * CHART_WIDTH;
+    canvas.height = 2 * CHART_HEIGHT;
+    const context = canvas.getContext('2d');
+    context.fillStyle = getComputedStyle(chart.getRootNode().host || chart).backgroundColor || '#ffffff';
+    if (context.fillStyle === 'rgba(0, 0, 0, 0)') context.fillStyle = '#ffffff';
+    context.fillRect(0, 0, canvas.width, canvas.height);
+    context.drawImage(image, 0, 0, canvas.width, canvas.height);
+    canvas.toBlob((blob) => download(name + '.png', blob, 'image/png'), 'image/png');
+  };
+  image.src = 'data:image/svg+xml;charset=utf-8,' + encodeURIComponent(standaloneSvg(chart));
+}
+
+// "Save SVG" and "Save PNG" for a chart.
+function chartButtons(chart, name, t) {
+  const buttons = document.createElement('span');
+  buttons.className = 'chart-export';
+  [['svg', t('save_svg'), () => download(name + '.svg', standaloneSvg(chart), 'image/svg+xml')],
+   ['png', t('save_png'), () => savePng(chart, name)]].forEach(([kind, label, save]) => {
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.className = kind;
+    button.textContent = label;
+    button.setAttribute('data-testid', name + '-' + kind);
+    button.addEventListener('click', save);
+    buttons.appendChild(button);
+  });
+  return buttons;
+}
+
+LlmCalc.chartButtons = chartButtons;
 LlmCalc.exportSummary = markdownSummary;
 LlmCalc.downloadText = download;
