@@ -192,7 +192,8 @@ void read_gemma4_audio(const nlohmann::json& config, const std::string& path, Ar
   }
   if (audio.subsampling_channels.size() != 2 || audio.hidden % audio.heads != 0) {
     issues.warning("audio_not_counted", json_pointer_append(path, "audio_config"),
-                   "The audio tower's shape is not understood; parameters leave it out.");
+                   say(issues.language, "The audio tower's shape is not understood; parameters leave it out.",
+                       "No se entiende la forma de la torre de audio; los parámetros la dejan fuera."));
     return;
   }
   if (audio.hidden > 0 && audio.n_layers > 0) arch.audio = audio;
@@ -254,8 +255,9 @@ void read_vision(const nlohmann::json& config, const std::string& path, ArchConf
   }
   if (model_type != "gemma3" && model_type != "llama4" && model_type != "mistral3") {
     issues.warning("vision_not_counted", json_pointer_append(path, "vision_config"),
-                   "The vision tower of this family is not counted; parameters cover the text "
-                   "model only.");
+                   say(issues.language,
+                       "The vision tower of this family is not counted; parameters cover the text model only.",
+                       "La torre de visión de esta familia no se cuenta; los parámetros cubren solo el modelo de texto."));
     return;
   }
   // Gemma 3: SigLIP encoder (modeling_siglip.py) and a linear projector. Llama 4:
@@ -916,10 +918,13 @@ std::optional<ArchConfig> read_arch_config(const nlohmann::json& config, const s
   if (arch.model_type == "kimi_k25") arch.model_type = "kimi_k2";
   if (arch.model_type == "kimi_k3") arch.model_type = "kimi_linear";
   if (kKnownFamilies.count(arch.model_type) == 0) {
+    std::string type = arch.model_type.substr(0, 40);
     issues.warning("unknown_family", json_pointer_append(path, "model_type"),
-                   "Unknown model_type '" + arch.model_type.substr(0, 40) +
-                       "': computed as a generic decoder (RMSNorm, gated MLP, no biases, "
-                       "untied embeddings unless tie_word_embeddings says so).");
+                   say(issues.language,
+                       "Unknown model_type '" + type + "': computed as a generic decoder (RMSNorm, gated MLP, no "
+                       "biases, untied embeddings unless tie_word_embeddings says so).",
+                       "model_type '" + type + "' desconocido: se calcula como un decodificador genérico (RMSNorm, MLP "
+                       "con compuerta, sin sesgos, embeddings sin atar salvo que tie_word_embeddings diga lo contrario)."));
   }
 
   size_t errors_before = issues.list().size();

@@ -244,6 +244,7 @@ std::optional<Scenario> resolve_scenario(const nlohmann::json& request, Issues& 
   std::string lang = reader.string("lang", 8, std::string("en")).value_or("en");
   if (lang == "es") {
     s.lang = Language::es;
+    issues.language = Language::es;
   } else if (lang != "en") {
     issues.error("unknown_language", "/lang", "lang must be en or es.");
   }

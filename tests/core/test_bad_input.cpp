@@ -86,6 +86,10 @@ TEST_CASE("Unknown families compute as a generic decoder with a warning", "[bad_
   CHECK(warned);
   // Same shapes as Llama 3.1 8B, so the same exact count.
   CHECK(envelope["result"]["params"]["total"] == 8030261248LL);
+  // The config reader's warning in the request's language too (issue #21 item 11).
+  auto spanish = llmcalc_test::estimate({{"model", config}, {"lang", "es"}});
+  REQUIRE(spanish["ok"] == true);
+  CHECK(spanish["issues"][0]["message"].get<std::string>().rfind("model_type 'brand_new_arch' desconocido: ", 0) == 0);
 }
 
 TEST_CASE("Hostile requests: huge, deep, odd numbers, wrong types", "[bad_input][request]") {

@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "llmcalc/language.h"
+
 namespace llmcalc {
 
 enum class Severity { error, warning };
@@ -21,6 +23,10 @@ class Issues {
   void warning(std::string code, std::string path, std::string message);
   bool has_errors() const;
   const std::vector<Issue>& list() const { return list_; }
+
+  /// The language the messages are written in (the request's "lang"), for code that has the
+  /// issues at hand but not the scenario (the config reader's warnings).
+  Language language = Language::en;
 
  private:
   std::vector<Issue> list_;
