@@ -106,6 +106,21 @@ test('a loaded model is named in the menu; its link says it cannot carry the fil
   // Picking a catalog model puts the menu back.
   await page.locator('llm-calc #f-model').selectOption('qwen3-8b');
   assert.equal(await page.locator('llm-calc #f-model option:checked').textContent(), 'Qwen3 8B');
+  // In Spanish: the menu's name and what the copy button says.
+  const spanish = await openCalculator(suite.browser, `${suite.base}/index.html#v=1&lang=es`);
+  await spanish.page.locator('llm-calc #f-file').setInputFiles({
+    name: 'tiny.gguf', mimeType: 'application/octet-stream', buffer: tinyGguf('Tiny Llama Test'),
+  });
+  await spanish.page.waitForFunction(() => {
+    const select = document.querySelector('llm-calc').shadowRoot.querySelector('#f-model');
+    return select.options[select.selectedIndex].textContent === 'Mi modelo: Tiny Llama Test';
+  });
+  await spanish.page.locator('llm-calc button.copy').first().click();
+  await spanish.page.waitForFunction(() => document.querySelector('llm-calc').shadowRoot.querySelector('header .status').textContent !== '');
+  assert.match(await spanish.page.locator('llm-calc header .status').textContent(),
+               /no puede llevar tu archivo|cópialo a mano: http:\/\/127\.0\.0\.1/);
+  assert.deepEqual(spanish.errors, []);
+  await spanish.context.close();
   assert.deepEqual(errors, []);
   await context.close();
 });

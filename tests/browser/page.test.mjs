@@ -463,6 +463,17 @@ test('number boxes refuse what they cannot take, with a message; the context tak
   await page.locator('llm-calc #f-prompt').dispatchEvent('change');
   await page.waitForFunction(() => document.querySelector('llm-calc').shadowRoot
     .querySelector('[data-testid="warnings"]').textContent.includes('longer than the context'));
+  // In Spanish, the box's message and the core's warning (es-ES writes 1024 without a separator).
+  const spanish = await openCalculator(suite.browser, `${suite.base}/index.html#v=1&lang=es`);
+  await spanish.page.locator('llm-calc #f-batch').fill('5000');
+  await spanish.page.locator('llm-calc #f-batch').dispatchEvent('change');
+  assert.equal(await spanish.page.locator('llm-calc #f-batch-error').textContent(), 'Escribe un número entero de 1 a 1024.');
+  await spanish.page.locator('llm-calc #f-prompt').fill('30000');
+  await spanish.page.locator('llm-calc #f-prompt').dispatchEvent('change');
+  await spanish.page.waitForFunction(() => document.querySelector('llm-calc').shadowRoot
+    .querySelector('[data-testid="warnings"]').textContent.includes('El prompt es más largo que el contexto'));
+  assert.deepEqual(spanish.errors, []);
+  await spanish.context.close();
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -498,6 +509,15 @@ test('when it does not fit, the page offers what would run, and one click applie
     .querySelector('[data-testid="verdict"]').textContent.startsWith('Does not fit'));
   assert.match(await page.locator('llm-calc #f-weights').inputValue(), /^(FP8|AWQ-INT4)$/);
   assert.equal(await page.locator('llm-calc #advice').isHidden(), true);
+  // The same offers in Spanish.
+  const spanish = await openCalculator(suite.browser,
+    `${suite.base}/index.html#v=1&model=llama-3.1-70b&weights=BF16&engine=vllm&hw=h100-sxm&lang=es`);
+  assert.match(await spanish.page.locator('llm-calc [data-testid="verdict"]').textContent(), /^No cabe/);
+  const ofertas = spanish.page.locator('llm-calc [data-testid="advice"] button');
+  await ofertas.first().waitFor();
+  assert.ok((await ofertas.allTextContents()).some((o) => /^Usar (FP8|AWQ-INT4) /.test(o)));
+  assert.deepEqual(spanish.errors, []);
+  await spanish.context.close();
   assert.deepEqual(errors, []);
   await context.close();
 });

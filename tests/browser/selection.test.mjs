@@ -60,6 +60,14 @@ test('figures that said less than they seemed (issue #21 item 10)', async () => 
   await page.reload();
   await page.locator('llm-calc [data-testid="ttft"] dd').waitFor();
   assert.equal(await page.locator('llm-calc [data-testid="ttft"] dd').textContent(), ttft8k);
+  // The same figures say the same in Spanish.
+  await page.goto(`${suite.base}/index.html#v=1&model=llama-3.1-8b&hw=rtx-4090&n=2&batch=16&ctx=8192&lang=es`);
+  await page.reload();
+  await waitForCalculator(page);
+  assert.match(await page.locator('llm-calc [data-testid="usable"] dt').textContent(), /Utilizable en todos los dispositivos/);
+  assert.match(await page.locator('llm-calc [data-testid="usable"] dd').textContent(), /\(2 dispositivos, .+ GiB en el más pequeño\)/);
+  assert.match(await page.locator('llm-calc [data-testid="decode-total"] dd').textContent(), /tok\/s \(16 secuencias\)$/);
+  assert.match(await page.locator('llm-calc [data-testid="cost-own"] dd').textContent(), /para una secuencia · .+ para 8 a la vez$/);
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -155,6 +163,13 @@ test('copy feedback beside the button; a widget copies embed code that reproduce
   // A command's copy is confirmed next to its own button, not in the header.
   await page.locator('llm-calc [data-engine="vllm"] button.copy').click();
   await page.locator('llm-calc [data-engine="vllm"] [data-testid="copy-status"]').filter({ hasText: 'Command copied' }).waitFor();
+  // And in Spanish.
+  await page.goto(`${suite.base}/index.html#v=1&lang=es`);
+  await waitForCalculator(page);
+  await page.locator('llm-calc [data-engine="llama.cpp"] button.copy').click();
+  await page.locator('llm-calc [data-engine="llama.cpp"] [data-testid="copy-status"]').filter({ hasText: 'Comando copiado' }).waitFor();
+  await page.goto(`${suite.base}/embed.html`);
+  await waitForCalculator(page);
   // The widget reads no address: its copy button gives the element with its settings.
   await page.locator('llm-calc #f-batch').fill('3');
   await page.locator('llm-calc #f-batch').dispatchEvent('change');
