@@ -430,6 +430,11 @@ test('share links typed by hand: no version, any case; a broken one names its se
   assert.match(notice, /Device/);
   assert.deepEqual(broken.errors, []);
   await broken.context.close();
+  const roto = await openCalculator(suite.browser, `${suite.base}/index.html#v=1&ctx=abc&lang=es`);
+  assert.match(await roto.page.locator('llm-calc .notice').first().textContent(),
+               /^Parte de este enlace no era válida \(.*\); esos ajustes volvieron a sus valores por defecto\.$/);
+  assert.deepEqual(roto.errors, []);
+  await roto.context.close();
 
   const back = await openCalculator(suite.browser, `${suite.base}/index.html#v=1`);
   await back.page.locator('llm-calc #f-lang').selectOption('es');
@@ -490,6 +495,13 @@ test('the ranking is fastest first within a verdict and is withdrawn when the se
   await page.locator('llm-calc #f-hw').selectOption('rtx-3090');
   await page.locator('llm-calc [data-testid="rank-stale"]').waitFor();
   assert.equal(await page.locator('llm-calc #rank-table').count(), 0);
+  // In Spanish, the withdrawn ranking says so too.
+  await page.locator('llm-calc #f-lang').selectOption('es');
+  await page.locator('llm-calc #rank-button').click();
+  await page.locator('llm-calc #rank-table tbody tr').first().waitFor();
+  await page.locator('llm-calc #f-hw').selectOption('rtx-4090');
+  assert.equal(await page.locator('llm-calc [data-testid="rank-stale"]').textContent(),
+               'Los ajustes cambiaron desde la clasificación: pulsa el botón para clasificar de nuevo.');
   assert.deepEqual(errors, []);
   await context.close();
 });
