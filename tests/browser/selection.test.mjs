@@ -244,3 +244,23 @@ for (const [where, url] of [['over http', () => `${suite.base}/index.html#v=1&la
     await context.close();
   });
 }
+
+test('devices people own are in the menu, and a printout shows the results without the controls (issue #21 item 13)', async () => {
+  const { context, page, errors } = await openCalculator(suite.browser, `${suite.base}/index.html#v=1`);
+  const devices = await page.locator('llm-calc #f-hw option').evaluateAll((options) => options.map((o) => o.value));
+  for (const id of ['tesla-t4', 'tesla-v100-16gb', 'rtx-2080-ti', 'rtx-4060', 'arc-a770-16gb', 'arc-b580', 'rx-6800',
+                    'rx-9070-xt', 'm1-16gb', 'm2-24gb', 'm3-24gb', 'm5-16gb', 'm5-pro-24gb', 'm5-max-36gb', 'm5-ultra-96gb']) {
+    assert.ok(devices.includes(id), id);
+  }
+  // The 16-bit formats say which kind of file they are (a GGUF type or a checkpoint).
+  const label = (format) => page.locator(`llm-calc #f-weights option[value="${format}"]`).textContent();
+  assert.equal(await label('F16'), 'F16 (GGUF)');
+  assert.equal(await label('FP16'), 'FP16 (safetensors)');
+  assert.equal(await label('BF16'), 'BF16 (safetensors)');
+  await page.emulateMedia({ media: 'print' });
+  assert.equal(await page.locator('llm-calc section.controls').isVisible(), false);
+  assert.equal(await page.locator('llm-calc [data-testid="kv"]').isVisible(), true);
+  assert.equal(await page.locator('llm-calc button').first().isVisible(), false);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

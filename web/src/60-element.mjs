@@ -395,7 +395,7 @@ class LlmCalcElement extends HTMLElement {
       el('div', { class: 'field' }, el('label', { for: 'f-file', text: t('my_model') }), fileInput, ui.fileStatus),
       el('div', { class: 'field' }, el('label', { for: 'f-hub', text: t('hub_model') }),
          el('div', { class: 'row hub-row' }, hubInput, ui.hubButton), ui.hubFile, ui.hubStatus),
-      field('weights', select('weights', catalog.weight_formats)),
+      field('weights', select('weights', catalog.weight_formats, formatLabel)),
       field('kv', select('kv', catalog.kv_cache_types)),
       el('div', { class: 'field wide' }, el('label', { for: 'f-ctx', text: t('ctx') }), ctxSlider,
          el('div', { class: 'row' }, ui.ctxValue, ui.ctxNative), ctxExact),
@@ -557,10 +557,7 @@ class LlmCalcElement extends HTMLElement {
     if (this.weightFormatsKey === key) return;
     this.weightFormatsKey = key;
     LlmCalc.dom.clear(this.ui.weights);
-    // 16-bit formats are spelled as each file kind spells them; the menu says which is which
-    // (issue #21 item 13): llama.cpp's F16 / F32 GGUF types, the checkpoints' FP16 / BF16.
-    const kind = { F16: ' (GGUF)', F32: ' (GGUF)', FP16: ' (safetensors)', BF16: ' (safetensors)' };
-    formats.forEach((format) => this.ui.weights.appendChild(option(format, format + (kind[format] || ''))));
+    formats.forEach((format) => this.ui.weights.appendChild(option(format, formatLabel(format))));
     // A published format of the previous model that this one does not have.
     if (formats.indexOf(this.state.weights) < 0) this.state.weights = S.DEFAULTS.weights;
   }
@@ -863,6 +860,13 @@ function placementRows(m, r, lang, t, f, deviceName) {
 
 // A keystroke usually changes only the figures: the items are rebuilt only when the list's
 // entries change, else their texts are updated where they differ.
+// 16-bit formats are spelled as each file kind spells them; the menu says which is which
+// (issue #21 item 13): llama.cpp's F16 / F32 GGUF types, the checkpoints' FP16 / BF16.
+const FILE_KIND = { F16: ' (GGUF)', F32: ' (GGUF)', FP16: ' (safetensors)', BF16: ' (safetensors)' };
+function formatLabel(format) {
+  return format + (FILE_KIND[format] || '');
+}
+
 function fillList(list, rows) {
   const items = list.children;
   const same = items.length === rows.length &&
