@@ -1,6 +1,7 @@
 // Reads a Hugging Face config.json into ArchConfig: key aliases, text_config nesting, family
 // conventions (transformers' modeling_<family>.py files define which tensors exist).
 #include "arch_config.h"
+#include "family.h"
 
 #include <algorithm>
 #include <set>
@@ -19,7 +20,7 @@ const std::set<std::string> kKnownFamilies = {
     "smollm3",   "ernie4_5",    "ernie4_5_moe", "llama4",     "deepseek_v32", "hunyuan",
     "nemotron-nas", "minimax_m1", "minimax", "jamba",      "deepseek",   "bailing_moe",
     "nemotron_h", "lfm2",  "exaone4",  "minimax_m2", "hunyuan_v1_dense", "minicpm",
-    "granitemoehybrid", "lfm2_moe", "falcon_h1", "gemma4", "glm_moe_dsa", "glm4_moe_lite", "kimi_linear", "deepseek_v4"};
+    "granitemoehybrid", "lfm2_moe", "falcon_h1", "gemma4", "glm_moe_dsa", "glm4_moe_lite", "kimi_linear"};
 
 // A nested config with transformers' defaults filled in for the keys it omits.
 nlohmann::json with_defaults(const nlohmann::json& config) {
@@ -456,45 +457,6 @@ void apply_kimi_linear(const nlohmann::json& text, JsonReader& reader, ArchConfi
   }
 }
 
-// DeepSeek V4 (config.json of deepseek-ai/DeepSeek-V4-Flash / -Pro; inference/model.py): every
-// layer attends over a sliding window of one shared K=V head (head_dim 512), and compress_ratios
-// adds compressed entries: 4 (CSA, with a lightning indexer over index_head_dim keys) or 128
-// (HCA). All layers are MoE; the first num_hash_layers route through a fixed token table.
-void apply_deepseek_v4(const nlohmann::json& text, JsonReader& reader, ArchConfig& arch) {
-  arch.dsv4 = true;
-  arch.q_lora_rank = reader.integer("q_lora_rank", 1, kMaxHidden).value_or(0);
-  arch.o_lora_rank = reader.integer("o_lora_rank", 1, kMaxHidden).value_or(0);
-  arch.o_groups = reader.integer("o_groups", 1, kMaxHeads, 1).value_or(1);
-  arch.hc_mult = reader.integer("hc_mult", 1, 64, 1).value_or(1);
-  arch.hash_layers = reader.integer("num_hash_layers", 0, kMaxLayers, 0).value_or(0);
-  arch.indexer_heads = reader.integer("index_n_heads", 1, kMaxHeads).value_or(0);
-  arch.indexer_head_dim = reader.integer("index_head_dim", 1, kMaxHidden).value_or(0);
-  arch.qk_rope_head_dim = reader.integer("qk_rope_head_dim", 0, kMaxHidden, 0).value_or(0);
-  arch.n_kv_heads = 1;
-  arch.v_head_dim = arch.head_dim;
-  arch.mtp_own_embeddings = false;
-  auto ratios = text.find("compress_ratios");
-  if (ratios == text.end() || !ratios->is_array() ||
-      static_cast<int64_t>(ratios->size()) < arch.n_layers) {
-    reader.issues().error("missing_key", reader.path_of("compress_ratios"),
-                          "DeepSeek V4 needs compress_ratios, one per layer.");
-    return;
-  }
-  for (const auto& ratio : *ratios) {
-    int64_t r = ratio.is_number_integer() ? ratio.get<int64_t>() : -1;
-    if (r != 0 && r != 4 && r != 128) {
-      reader.issues().error("bad_compress_ratio", reader.path_of("compress_ratios"),
-                            "compress_ratios entries must be 0, 4 or 128.");
-      return;
-    }
-    arch.layer_compress.push_back(r);
-  }
-  for (std::size_t i = 0; i < arch.layer_attention.size(); ++i) {
-    arch.layer_attention[i] = AttentionKind::sliding;
-    arch.layer_kv_heads[i] = 1;
-  }
-}
-
 // First element of a per-layer list, or the value itself (Hunyuan writes lists).
 std::optional<int64_t> scalar_or_first(const nlohmann::json& text, const char* key) {
   auto it = text.find(key);
@@ -843,7 +805,7 @@ void apply_family_conventions(const nlohmann::json& text, JsonReader& reader, Ar
     read_mla(reader, arch);
   }
   if (type == "kimi_linear") apply_kimi_linear(text, reader, arch);
-  if (type == "deepseek_v4") apply_deepseek_v4(text, reader, arch);
+  if (arch.family && arch.family->read_config) arch.family->read_config(text, reader, arch);
   if (dsa) {
     arch.indexer_heads = reader.integer("index_n_heads", 1, kMaxHeads).value_or(0);
     // GLM-5.2's IndexShare: "shared" layers reuse the previous "full" layer's top-k and ship no
@@ -917,7 +879,8 @@ std::optional<ArchConfig> read_arch_config(const nlohmann::json& config, const s
   // Kimi K3 wraps a Kimi Linear one (KDA + MLA, LatentMoE) with another MoonViT.
   if (arch.model_type == "kimi_k25") arch.model_type = "kimi_k2";
   if (arch.model_type == "kimi_k3") arch.model_type = "kimi_linear";
-  if (kKnownFamilies.count(arch.model_type) == 0) {
+  arch.family = find_family(arch.model_type);
+  if (kKnownFamilies.count(arch.model_type) == 0 && !arch.family) {
     std::string type = arch.model_type.substr(0, 40);
     issues.warning("unknown_family", json_pointer_append(path, "model_type"),
                    say(issues.language,

@@ -53,8 +53,12 @@ struct AudioConfig {
   int64_t output_dims = 0;                    // output_proj width, embed_audio's input
 };
 
+struct FamilyDefinition;
+
 struct ArchConfig {
   std::string model_type;
+  const FamilyDefinition* family = nullptr;  // defined in its own file (family.h), or generic
+  bool per_sequence_streams = false;  // its cache keeps one stream per sequence (DeepSeek V4)
   int64_t hidden = 0;
   int64_t n_layers = 0;
   int64_t n_heads = 0;
@@ -158,7 +162,6 @@ struct ArchConfig {
   // DeepSeek V4 (inference/model.py): one shared 512-wide K=V head per token, a grouped low-rank
   // output projection, compressed attention per layer (compress_ratios: 0 sliding window only,
   // 4 CSA with a lightning indexer, 128 HCA), 4-stream hyper-connections, hash-routed first layers.
-  bool dsv4 = false;
   std::vector<int64_t> layer_compress;  // compress ratio per layer, MTP layers included
   int64_t o_lora_rank = 0;
   int64_t o_groups = 1;

@@ -1,5 +1,6 @@
 // Per-layer attention and MLP geometry from ArchConfig: what the KV-cache and speed models read.
 #include "arch_config.h"
+#include "family.h"
 
 namespace llmcalc {
 
@@ -24,21 +25,7 @@ std::vector<LayerSpec> plan_layers(const ArchConfig& arch) {
       bool indexer = index >= arch.layer_indexer.size() || arch.layer_indexer[index];
       if (arch.indexer_heads > 0 && indexer) attention.indexer_head_dim = arch.indexer_head_dim;
     }
-    if (arch.dsv4) {
-      // One K row per token serves as K and V (llama.cpp dsv4_make_k_only). Compressor state,
-      // f32 per sequence (llama-kv-cache-dsv4.cpp): CSA 2 x (2 x 4 rows) x 2 x head_dim plus the
-      // indexer's 2 x 8 x 2 x index_head_dim; HCA 2 x 128 rows x head_dim.
-      attention.head_dim_v = 0;
-      int64_t ratio = index < arch.layer_compress.size() ? arch.layer_compress[index] : 0;
-      attention.compress_ratio = ratio;
-      attention.compressed_width = ratio > 0 ? arch.head_dim : 0;
-      if (ratio == 4) {
-        attention.compressed_indexer_dim = arch.indexer_head_dim;
-        attention.state_elements_per_seq = 2 * 8 * 2 * arch.head_dim + 2 * 8 * 2 * arch.indexer_head_dim;
-      } else if (ratio == 128) {
-        attention.state_elements_per_seq = 2 * 128 * arch.head_dim;
-      }
-    }
+    if (arch.family && arch.family->plan_attention) arch.family->plan_attention(arch, i, attention);
     if (attention.kind == AttentionKind::none) {
       attention.n_q_heads = 0;
       attention.n_kv_heads = 0;

@@ -19,7 +19,7 @@ std::optional<ModelSpec> build_model(const nlohmann::json& config, const std::st
   model.max_context_tokens = arch->max_context;
   model.tied_embeddings = arch->tied;
   model.mtp_layers = arch->mtp_layers;
-  model.per_sequence_streams = arch->dsv4;
+  model.per_sequence_streams = arch->per_sequence_streams;
   model.layers = plan_layers(*arch);
   model.tensors = tensor_inventory(*arch);
   model.params = count_params(model.tensors, *arch);

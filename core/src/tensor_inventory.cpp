@@ -4,14 +4,15 @@
 #include <string>
 #include <utility>
 
-#include "arch_config.h"
+#include "family.h"
+#include "tensor_list.h"
 
 namespace llmcalc {
 namespace {
 
-class InventoryBuilder {
+class InventoryBuilder : private TensorList {
  public:
-  explicit InventoryBuilder(const ArchConfig& arch) : arch_(arch) {}
+  explicit InventoryBuilder(const ArchConfig& arch) : TensorList(arch), arch_(arch) {}
 
   std::vector<TensorSpec> build() {
     add("token_embd.weight", TensorRole::token_embd, -1, arch_.hidden, arch_.vocab);
@@ -20,33 +21,19 @@ class InventoryBuilder {
     add("output_norm.weight", TensorRole::norm, -1, arch_.hidden, 1);
     if (arch_.attention_residuals) add_attention_residual("output_attn_res", -1);
     if (!arch_.tied) add("output.weight", TensorRole::output, -1, arch_.hidden, arch_.vocab);
-    if (arch_.dsv4) add_hc_head("", -1);
+    if (arch_.family && arch_.family->add_head_tensors) arch_.family->add_head_tensors("", -1, *this);
     add_mtp();
     add_vision();
     add_audio();
-    return std::move(tensors_);
+    return take();
   }
 
  private:
-  void add(std::string name, TensorRole role, int layer, int64_t ne0, int64_t ne1,
-           int64_t ne2 = 1) {
-    tensors_.push_back({std::move(name), role, part_, layer, ne0, ne1, ne2});
-  }
-  void add_norm(const std::string& name, int layer, int64_t width) {
-    add(name + ".weight", TensorRole::norm, layer, width, 1);
-    if (arch_.norm_bias) add(name + ".bias", TensorRole::norm, layer, width, 1);
-  }
-  void add_linear(const std::string& name, TensorRole role, int layer, int64_t in, int64_t out,
-                  bool bias, int64_t experts = 1) {
-    add(name + ".weight", role, layer, in, out, experts);
-    if (bias) add(name + ".bias", TensorRole::bias, layer, out, 1, experts);
-  }
-
   void add_layer(int i, ModelPart part) {
-    part_ = part;
+    set_part(part);
     std::string blk = "blk." + std::to_string(i) + ".";
-    if (arch_.dsv4) {
-      add_dsv4_layer(blk, i);
+    if (arch_.family && arch_.family->add_layer_tensors) {
+      arch_.family->add_layer_tensors(blk, i, *this);
       return;
     }
     // MTP layers (index past the last decoder layer) repeat the last layer's shape, unless the
@@ -143,7 +130,7 @@ class InventoryBuilder {
     if (!arch_.audio) return;
     const AudioConfig& a = *arch_.audio;
     constexpr int64_t kMelBins = 128;  // Gemma4AudioFeatureExtractor feature_size
-    part_ = ModelPart::audio;
+    set_part(ModelPart::audio);
     int64_t c0 = a.subsampling_channels[0];
     int64_t c1 = a.subsampling_channels[1];
     add("a.conv0.weight", TensorRole::vision, -1, 9, c0);
@@ -175,69 +162,9 @@ class InventoryBuilder {
     }
     add("a.output_proj.weight", TensorRole::vision, -1, h, a.output_dims);
     add("a.output_proj.bias", TensorRole::vision, -1, a.output_dims, 1);
-    part_ = ModelPart::projector;
+    set_part(ModelPart::projector);
     add("mm.audio_projection.weight", TensorRole::projector, -1, a.output_dims, arch_.hidden);
-    part_ = ModelPart::text;
-  }
-
-  // DeepSeek V4 (inference/model.py; shapes of the published checkpoints): attention with a q
-  // LoRA, one shared K=V head, a grouped low-rank output (wo_a over o_groups, then wo_b) and
-  // per-head sinks; a compressor on layers with a compress ratio (2 x head_dim wide on the
-  // overlapping ratio-4 windows), a lightning indexer with its own compressor on ratio-4 layers;
-  // hyper-connections mixing hc_mult residual streams around attention and FFN; MoE on every
-  // layer, the first num_hash_layers routed by a token table (not a parameter) instead of a
-  // score bias.
-  void add_dsv4_layer(const std::string& blk, int i) {
-    auto index = static_cast<std::size_t>(i);
-    int64_t d = arch_.hidden;
-    int64_t hd = arch_.head_dim;
-    int64_t ratio = index < arch_.layer_compress.size() ? arch_.layer_compress[index] : 0;
-    add_norm(blk + "attn_norm", i, d);
-    add_norm(blk + "ffn_norm", i, d);
-    add_linear(blk + "attn_q_a", TensorRole::attn_q_a, i, d, arch_.q_lora_rank, false);
-    add_norm(blk + "attn_q_a_norm", i, arch_.q_lora_rank);
-    add_linear(blk + "attn_q_b", TensorRole::attn_q_b, i, arch_.q_lora_rank, arch_.n_heads * hd, false);
-    add_linear(blk + "attn_kv", TensorRole::attn_kv_a_mqa, i, d, hd, false);
-    add_norm(blk + "attn_kv_norm", i, hd);
-    add_linear(blk + "attn_output_a", TensorRole::attn_output, i, arch_.n_heads * hd / arch_.o_groups,
-               arch_.o_groups * arch_.o_lora_rank, false);
-    add_linear(blk + "attn_output_b", TensorRole::attn_output, i, arch_.o_groups * arch_.o_lora_rank, d, false);
-    add(blk + "attn_sinks.weight", TensorRole::attn_sinks, i, arch_.n_heads, 1);
-    for (const char* where : {"attn", "ffn"}) {
-      int64_t mixes = (2 + arch_.hc_mult) * arch_.hc_mult;
-      add(blk + "hc_" + where + "_fn", TensorRole::norm, i, arch_.hc_mult * d, mixes);
-      add(blk + "hc_" + where + "_base", TensorRole::norm, i, mixes, 1);
-      add(blk + "hc_" + where + "_scale", TensorRole::norm, i, 3, 1);
-    }
-    if (ratio > 0) {
-      int64_t width = (ratio == 4 ? 2 : 1) * hd;
-      add(blk + "attn_compressor.ape", TensorRole::norm, i, width, ratio);
-      add_linear(blk + "attn_compressor_kv", TensorRole::attn_k, i, d, width, false);
-      add_linear(blk + "attn_compressor_gate", TensorRole::attn_k, i, d, width, false);
-      add_norm(blk + "attn_compressor_norm", i, hd);
-    }
-    if (ratio == 4) {
-      int64_t ihd = arch_.indexer_head_dim;
-      add_linear(blk + "indexer.attn_q_b", TensorRole::attn_q_b, i, arch_.q_lora_rank, arch_.indexer_heads * ihd, false);
-      add_linear(blk + "indexer.proj", TensorRole::attn_output, i, d, arch_.indexer_heads, false);
-      add(blk + "indexer.compressor.ape", TensorRole::norm, i, 2 * ihd, 4);
-      add_linear(blk + "indexer.compressor_kv", TensorRole::attn_k, i, d, 2 * ihd, false);
-      add_linear(blk + "indexer.compressor_gate", TensorRole::attn_k, i, d, 2 * ihd, false);
-      add_norm(blk + "indexer.compressor_norm", i, ihd);
-    }
-    add_linear(blk + "ffn_gate_inp", TensorRole::ffn_gate_inp, i, d, arch_.n_experts, false);
-    if (i >= arch_.hash_layers) add(blk + "exp_probs_b.bias", TensorRole::bias, i, arch_.n_experts, 1);
-    add_linear(blk + "ffn_gate_exps", TensorRole::ffn_gate_exps, i, d, arch_.moe_intermediate, false, arch_.n_experts);
-    add_linear(blk + "ffn_up_exps", TensorRole::ffn_up_exps, i, d, arch_.moe_intermediate, false, arch_.n_experts);
-    add_linear(blk + "ffn_down_exps", TensorRole::ffn_down_exps, i, arch_.moe_intermediate, d, false, arch_.n_experts);
-    if (arch_.shared_intermediate > 0) add_dense_mlp(blk, i, arch_.shared_intermediate, "_shexp");
-  }
-
-  // The final mixer of the hyper-connection streams before the head (DeepSeek V4).
-  void add_hc_head(const std::string& prefix, int layer) {
-    add(prefix + "hc_head_fn", TensorRole::norm, layer, arch_.hc_mult * arch_.hidden, arch_.hc_mult);
-    add(prefix + "hc_head_base", TensorRole::norm, layer, arch_.hc_mult, 1);
-    add(prefix + "hc_head_scale", TensorRole::norm, layer, 1, 1);
+    set_part(ModelPart::text);
   }
 
   void add_attention(const std::string& blk, int i, int64_t kv_heads, AttentionKind kind) {
@@ -401,20 +328,6 @@ class InventoryBuilder {
     add_linear(blk + "attn_output", TensorRole::attn_output, i, width, arch_.hidden, false);
   }
 
-  void add_dense_mlp(const std::string& blk, int i, int64_t width, const std::string& suffix) {
-    bool shared = !suffix.empty();
-    if (arch_.gated_mlp) {
-      add_linear(blk + "ffn_gate" + suffix, shared ? TensorRole::ffn_gate_shexp
-                                                   : TensorRole::ffn_gate,
-                 i, arch_.hidden, width, arch_.mlp_bias);
-    }
-    add_linear(blk + "ffn_up" + suffix, shared ? TensorRole::ffn_up_shexp : TensorRole::ffn_up,
-               i, arch_.hidden, width, arch_.mlp_bias);
-    add_linear(blk + "ffn_down" + suffix,
-               shared ? TensorRole::ffn_down_shexp : TensorRole::ffn_down, i, width,
-               arch_.hidden, arch_.mlp_bias);
-  }
-
   void add_moe(const std::string& blk, int i) {
     int64_t experts = arch_.n_experts;
     int64_t width = arch_.moe_intermediate;
@@ -467,7 +380,7 @@ class InventoryBuilder {
       add(blk + "nextn.eh_proj.weight", TensorRole::nextn_eh_proj, i, 2 * arch_.hidden,
           arch_.hidden);
       if (arch_.mtp_shared_head_norm) add_norm(blk + "nextn.shared_head_norm", i, arch_.hidden);
-      if (arch_.dsv4) add_hc_head(blk + "nextn.", i);
+      if (arch_.family && arch_.family->add_head_tensors) arch_.family->add_head_tensors(blk + "nextn.", i, *this);
       // DeepSeek V3 and GLM-4.5 store their own embedding and head copies in the MTP layer
       // (the Hub totals count them); Qwen3-Next and GLM-5 share the main ones.
       if (arch_.mtp_own_embeddings) {
@@ -477,7 +390,7 @@ class InventoryBuilder {
             arch_.vocab);
       }
     }
-    part_ = ModelPart::text;
+    set_part(ModelPart::text);
   }
 
   // Nemotron-H's MTP block (Megatron-Bridge nemotron_h_bridge.py): its pattern's layers, the
@@ -494,7 +407,7 @@ class InventoryBuilder {
       }
       if (k == arch_.mtp_block_layers - 1) add_norm(blk + "nextn.shared_head_norm", i, arch_.hidden);
     }
-    part_ = ModelPart::text;
+    set_part(ModelPart::text);
   }
 
   void add_vision_block(const std::string& blk, const VisionConfig& v) {
@@ -528,12 +441,12 @@ class InventoryBuilder {
       add(blk + "ffn_up.weight", TensorRole::vision, -1, v.hidden, v.intermediate);
       add(blk + "ffn_down.weight", TensorRole::vision, -1, v.intermediate, v.hidden);
     }
-    part_ = ModelPart::projector;
+    set_part(ModelPart::projector);
     add("mm.norm.weight", TensorRole::projector, -1, v.hidden, 1);
     add("mm.patch_merger.weight", TensorRole::projector, -1, v.adapter_in, v.hidden);
     add("mm.linear_1.weight", TensorRole::projector, -1, v.hidden, v.projector_out);
     add("mm.linear_2.weight", TensorRole::projector, -1, v.projector_out, v.projector_out);
-    part_ = ModelPart::text;
+    set_part(ModelPart::text);
   }
 
   // Qwen3-VL (modeling_qwen3_vl.py): biased Conv3d patches and learned positions, ViT blocks
@@ -543,12 +456,12 @@ class InventoryBuilder {
     add("v.patch_embd.bias", TensorRole::vision, -1, v.hidden, 1);
     add("v.position_embd.weight", TensorRole::vision, -1, v.hidden, v.num_positions);
     for (int64_t l = 0; l < v.n_layers; ++l) add_vision_block("v.blk." + std::to_string(l) + ".", v);
-    part_ = ModelPart::projector;
+    set_part(ModelPart::projector);
     add_patch_merger("mm.merger.", v, v.hidden);
     for (int64_t k = 0; k < v.deepstack_mergers; ++k) {
       add_patch_merger("mm.deepstack." + std::to_string(k) + ".", v, v.adapter_in);
     }
-    part_ = ModelPart::text;
+    set_part(ModelPart::text);
   }
 
   // Gemma 4 (modeling_gemma4.py Gemma4VisionModel, Gemma4MultimodalEmbedder).
@@ -572,9 +485,9 @@ class InventoryBuilder {
       add(blk + "ffn_up.weight", TensorRole::vision, -1, v.hidden, v.intermediate);
       add(blk + "ffn_down.weight", TensorRole::vision, -1, v.intermediate, v.hidden);
     }
-    part_ = ModelPart::projector;
+    set_part(ModelPart::projector);
     add("mm.input_projection.weight", TensorRole::projector, -1, v.hidden, v.projector_out);
-    part_ = ModelPart::text;
+    set_part(ModelPart::text);
   }
 
   // Kimi K2.5's and K3's MoonViT and patch merger (see read_moonvit).
@@ -596,12 +509,12 @@ class InventoryBuilder {
       add_linear(blk + "ffn_down", TensorRole::vision, -1, v.intermediate, d, v.biases);
     }
     norm("v.post_ln", d, TensorRole::vision);
-    part_ = ModelPart::projector;
+    set_part(ModelPart::projector);
     if (!v.merger_v2) norm("mm.pre_norm", d, TensorRole::projector);
     add_linear("mm.1", TensorRole::projector, -1, v.adapter_in, v.adapter_in, v.biases);
     add_linear("mm.2", TensorRole::projector, -1, v.adapter_in, v.projector_out, v.biases);
     if (v.merger_v2) norm("mm.post_norm", v.projector_out, TensorRole::projector);
-    part_ = ModelPart::text;
+    set_part(ModelPart::text);
   }
 
   void add_patch_merger(const std::string& prefix, const VisionConfig& v, int64_t norm_width) {
@@ -618,7 +531,7 @@ class InventoryBuilder {
   void add_vision() {
     if (!arch_.vision) return;
     const VisionConfig& v = *arch_.vision;
-    part_ = ModelPart::vision;
+    set_part(ModelPart::vision);
     int64_t side = v.image_size / v.patch_size;
     int64_t patch_in = v.patch_size * v.patch_size * v.channels;
     bool llama4 = v.kind == "llama4";
@@ -651,7 +564,7 @@ class InventoryBuilder {
     for (int64_t l = 0; l < v.n_layers; ++l) add_vision_block("v.blk." + std::to_string(l) + ".", v);
     add("v.post_ln.weight", TensorRole::vision, -1, v.hidden, 1);
     add("v.post_ln.bias", TensorRole::vision, -1, v.hidden, 1);
-    part_ = ModelPart::projector;
+    set_part(ModelPart::projector);
     if (llama4) {
       add("v.adapter.fc1.weight", TensorRole::projector, -1, v.adapter_in, v.adapter_mid);
       add("v.adapter.fc2.weight", TensorRole::projector, -1, v.adapter_mid, v.adapter_out);
@@ -660,12 +573,10 @@ class InventoryBuilder {
       add("mm.input_projection.weight", TensorRole::projector, -1, v.hidden, v.projector_out);
       add("mm.soft_emb_norm.weight", TensorRole::projector, -1, v.hidden, 1);
     }
-    part_ = ModelPart::text;
+    set_part(ModelPart::text);
   }
 
   const ArchConfig& arch_;
-  ModelPart part_ = ModelPart::text;
-  std::vector<TensorSpec> tensors_;
 };
 
 }  // namespace

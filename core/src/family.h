@@ -1,0 +1,41 @@
+// Internal: a model family defined in one file (core/src/families/<family>.cpp), as llama.cpp keeps
+// one file per architecture under src/models/ and transformers one modeling_<family>.py: how its
+// config.json reads, which tensors a checkpoint stores, and what each layer attends over (which
+// the KV-cache, memory and speed models read). The generic reader, inventory and layer planner
+// call a family's hooks where it has them; families not yet moved here are the generic paths.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "llmcalc/json_reader.h"
+#include "llmcalc/model.h"
+
+namespace llmcalc {
+
+struct ArchConfig;
+class TensorList;
+
+struct FamilyDefinition {
+  std::vector<std::string> model_types;  // config.json model_type values it reads
+  // The family's own keys, read after the common ones (widths, depth, heads, vocab) and before
+  // the generic layer_types and MoE keys.
+  void (*read_config)(const nlohmann::json& text, JsonReader& reader, ArchConfig& arch) = nullptr;
+  // Every tensor of decoder layer `layer` (MTP layers included), named "blk.<layer>." + ...
+  void (*add_layer_tensors)(const std::string& blk, int layer, TensorList& out) = nullptr;
+  // Tensors beside each output head: after the final norm (prefix "", layer -1) and in each MTP
+  // layer (prefix "blk.<layer>.nextn.").
+  void (*add_head_tensors)(const std::string& prefix, int layer, TensorList& out) = nullptr;
+  // Adjusts the generic geometry of one layer's attention (what its cache and compute hold).
+  void (*plan_attention)(const ArchConfig& arch, int64_t layer, AttentionGeometry& attention) = nullptr;
+};
+
+// The family that reads this model_type, or nullptr when the generic paths do.
+const FamilyDefinition* find_family(const std::string& model_type);
+
+// One accessor per family file.
+const FamilyDefinition& deepseek_v4_family();
+
+}  // namespace llmcalc

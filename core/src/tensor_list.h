@@ -1,0 +1,53 @@
+// Internal: the list a checkpoint's tensors are collected into, with the shapes every family
+// shares (norms with their optional bias, linears, a dense MLP). The generic inventory and the
+// family files (families/*.cpp) add to it.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "arch_config.h"
+
+namespace llmcalc {
+
+class TensorList {
+ public:
+  explicit TensorList(const ArchConfig& arch) : arch_(arch) {}
+
+  void add(std::string name, TensorRole role, int layer, int64_t ne0, int64_t ne1, int64_t ne2 = 1) {
+    tensors_.push_back({std::move(name), role, part_, layer, ne0, ne1, ne2});
+  }
+  void add_norm(const std::string& name, int layer, int64_t width) {
+    add(name + ".weight", TensorRole::norm, layer, width, 1);
+    if (arch_.norm_bias) add(name + ".bias", TensorRole::norm, layer, width, 1);
+  }
+  void add_linear(const std::string& name, TensorRole role, int layer, int64_t in, int64_t out, bool bias,
+                  int64_t experts = 1) {
+    add(name + ".weight", role, layer, in, out, experts);
+    if (bias) add(name + ".bias", TensorRole::bias, layer, out, 1, experts);
+  }
+  // A dense MLP of `width` (gated unless the family's is not); suffix "_shexp" names a shared expert.
+  void add_dense_mlp(const std::string& blk, int layer, int64_t width, const std::string& suffix) {
+    bool shared = !suffix.empty();
+    if (arch_.gated_mlp) {
+      add_linear(blk + "ffn_gate" + suffix, shared ? TensorRole::ffn_gate_shexp : TensorRole::ffn_gate, layer,
+                 arch_.hidden, width, arch_.mlp_bias);
+    }
+    add_linear(blk + "ffn_up" + suffix, shared ? TensorRole::ffn_up_shexp : TensorRole::ffn_up, layer,
+               arch_.hidden, width, arch_.mlp_bias);
+    add_linear(blk + "ffn_down" + suffix, shared ? TensorRole::ffn_down_shexp : TensorRole::ffn_down, layer, width,
+               arch_.hidden, arch_.mlp_bias);
+  }
+
+  const ArchConfig& arch() const { return arch_; }
+  void set_part(ModelPart part) { part_ = part; }
+  std::vector<TensorSpec> take() { return std::move(tensors_); }
+
+ private:
+  const ArchConfig& arch_;
+  ModelPart part_ = ModelPart::text;
+  std::vector<TensorSpec> tensors_;
+};
+
+}  // namespace llmcalc
