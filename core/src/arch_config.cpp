@@ -342,7 +342,8 @@ void read_moe(const nlohmann::json& text, JsonReader& reader, ArchConfig& arch) 
                                  0, kMaxExperts, 0).value_or(0);
   if (arch.n_experts <= 0) return;
   arch.n_experts_active = first_integer(reader, {"num_experts_per_tok", "experts_per_token",
-                                                 "moe_k", "num_experts_per_token", "top_k_experts"},
+                                                 "moe_k", "num_experts_per_token", "top_k_experts",
+                                                 "moe_top_k"},
                                         1, arch.n_experts, std::nullopt).value_or(1);
   arch.moe_intermediate = first_integer(reader, {"moe_intermediate_size"}, 1, kMaxHidden * 64,
                                         arch.intermediate).value_or(0);
@@ -805,7 +806,6 @@ void apply_family_conventions(const nlohmann::json& text, JsonReader& reader, Ar
     read_mla(reader, arch);
   }
   if (type == "kimi_linear") apply_kimi_linear(text, reader, arch);
-  if (arch.family && arch.family->read_config) arch.family->read_config(text, reader, arch);
   if (dsa) {
     arch.indexer_heads = reader.integer("index_n_heads", 1, kMaxHeads).value_or(0);
     // GLM-5.2's IndexShare: "shared" layers reuse the previous "full" layer's top-k and ship no
@@ -839,6 +839,7 @@ void apply_family_conventions(const nlohmann::json& text, JsonReader& reader, Ar
   if (type == "falcon_h1") apply_falcon_h1(reader, arch);
   if (type == "gemma4") apply_gemma4(reader, arch);
   if (dsa) arch.expert_score_bias = true;
+  if (arch.family && arch.family->read_config) arch.family->read_config(text, reader, arch);
 }
 
 }  // namespace
@@ -932,7 +933,7 @@ std::optional<ArchConfig> read_arch_config(const nlohmann::json& config, const s
                       .value_or(arch.hidden / arch.n_heads);
   arch.v_head_dim = arch.head_dim;
   arch.max_context = first_integer(reader, {"max_position_embeddings", "max_sequence_length",
-                                            "n_positions", "seq_length", "model_max_length"},
+                                            "n_positions", "seq_length", "model_max_length", "max_seq_len"},
                                    1, int64_t{1} << 40, 4096).value_or(4096);
   arch.max_context = std::min(arch.max_context, kMaxContextTokens);
   arch.tied = top.has("tie_word_embeddings")

@@ -110,6 +110,7 @@ struct ArchConfig {
   std::vector<bool> layer_moe;      // one per layer
   std::vector<int64_t> layer_intermediate;  // dense FFN width per layer (0: no FFN block)
   std::vector<int64_t> layer_kv_heads;      // KV heads per attention layer
+  std::vector<int64_t> layer_q_heads;       // query heads per layer, MTP layers included (empty: n_heads)
 
   bool mla = false;
   int64_t q_lora_rank = 0;

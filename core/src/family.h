@@ -20,8 +20,8 @@ class TensorList;
 
 struct FamilyDefinition {
   std::vector<std::string> model_types;  // config.json model_type values it reads
-  // The family's own keys, read after the common ones (widths, depth, heads, vocab) and before
-  // the generic layer_types and MoE keys.
+  // The family's own keys, read after the generic ones (widths, depth, heads, vocab, layer_types,
+  // MoE); it may override what they set.
   void (*read_config)(const nlohmann::json& text, JsonReader& reader, ArchConfig& arch) = nullptr;
   // Every tensor of decoder layer `layer` (MTP layers included), named "blk.<layer>." + ...
   void (*add_layer_tensors)(const std::string& blk, int layer, TensorList& out) = nullptr;
@@ -37,5 +37,6 @@ const FamilyDefinition* find_family(const std::string& model_type);
 
 // One accessor per family file.
 const FamilyDefinition& deepseek_v4_family();
+const FamilyDefinition& step3p5_family();
 
 }  // namespace llmcalc

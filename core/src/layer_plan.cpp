@@ -12,7 +12,7 @@ std::vector<LayerSpec> plan_layers(const ArchConfig& arch) {
     LayerSpec layer;
     AttentionGeometry& attention = layer.attention;
     attention.kind = arch.layer_attention[index];
-    attention.n_q_heads = arch.n_heads;
+    attention.n_q_heads = index < arch.layer_q_heads.size() ? arch.layer_q_heads[index] : arch.n_heads;
     attention.n_kv_heads = arch.layer_kv_heads[index];
     attention.head_dim_k = arch.layer_head_dim(attention.kind);
     attention.head_dim_v = arch.layer_v_head_dim(attention.kind);

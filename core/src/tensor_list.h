@@ -28,17 +28,11 @@ class TensorList {
     if (bias) add(name + ".bias", TensorRole::bias, layer, out, 1, experts);
   }
   // A dense MLP of `width` (gated unless the family's is not); suffix "_shexp" names a shared expert.
-  void add_dense_mlp(const std::string& blk, int layer, int64_t width, const std::string& suffix) {
-    bool shared = !suffix.empty();
-    if (arch_.gated_mlp) {
-      add_linear(blk + "ffn_gate" + suffix, shared ? TensorRole::ffn_gate_shexp : TensorRole::ffn_gate, layer,
-                 arch_.hidden, width, arch_.mlp_bias);
-    }
-    add_linear(blk + "ffn_up" + suffix, shared ? TensorRole::ffn_up_shexp : TensorRole::ffn_up, layer,
-               arch_.hidden, width, arch_.mlp_bias);
-    add_linear(blk + "ffn_down" + suffix, shared ? TensorRole::ffn_down_shexp : TensorRole::ffn_down, layer, width,
-               arch_.hidden, arch_.mlp_bias);
-  }
+  void add_dense_mlp(const std::string& blk, int layer, int64_t width, const std::string& suffix);
+
+  // Routed experts (with the router, its score bias, scales and norms where the family has
+  // them, a LatentMoE's projections) and the shared expert.
+  void add_moe(const std::string& blk, int i);
 
   const ArchConfig& arch() const { return arch_; }
   void set_part(ModelPart part) { part_ = part; }

@@ -85,6 +85,10 @@ TEST_CASE("KV by hand for every attention kind and llama.cpp's stream layouts", 
   //                  indexer 21 x 1,024 x 256 = 5,505,024                 total 78,790,656
   //   n = 65,536:    352,321,536 + 10,485,760 + 88,080,384                total 496,910,336
   //   n = 1,048,576: 5,637,144,576 + 167,772,160 + 1,409,286,144          total 7,260,225,536
+  // Step-3.5 Flash at 32K under llama-server's automatic slots (4, unified): 12 full layers x 8 KV
+  // heads x (128 + 128) x 2 B = 4,096 B a layer a token x 32,768 = 1,610,612,736; the 33 sliding
+  // layers (window 512) keep pad256(512 x 4 + 512) = 2,560 cells: 33 x 4,096 x 2,560 = 346,030,080.
+  CHECK(kv_bytes("step-3.5-flash", "f16", 32768, 4, 512, true, true) == 1610612736LL + 346030080LL);
   CHECK(kv_bytes("deepseek-v4-flash", "f16", 4096) == 78790656LL);
   CHECK(kv_bytes("deepseek-v4-flash", "f16", 65536) == 496910336LL);
   CHECK(kv_bytes("deepseek-v4-flash", "f16", 1048576) == 7260225536LL);

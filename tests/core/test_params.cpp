@@ -1015,3 +1015,34 @@ TEST_CASE("Mistral Large 3 from its params.json: DeepSeek V3's layout with a pla
   REQUIRE(custom["ok"] == true);
   CHECK(custom["result"]["params"]["total"] == m.params.total);
 }
+
+TEST_CASE("Step-3.5 Flash (step3p5) by hand: 64- and 96-head layers, head-wise gates, MTP heads", "[params][families][step3p5]") {
+  auto m = catalog_model("step-3.5-flash");
+  // Full-attention layers 0, 4, ..., 44 (12): q 4,096 x 64 x 128 = 33,554,432, k and v 4,096 x 8 x 128
+  // = 4,194,304 each, o 33,554,432, the head-wise gate 4,096 x 64 = 262,144: 75,759,616. Sliding
+  // layers (33, 96 heads): 50,331,648 x 2 + 4,194,304 x 2 + 393,216 = 109,445,120.
+  // 12 x 75,759,616 + 33 x 109,445,120 = 909,115,392 + 3,611,688,960.
+  CHECK(m.params.attention == 909115392LL + 3611688960LL);
+  // Dense layers 0-2: 3 x 4,096 x 11,264 each. MoE layers 3-44 (moe_layers_enum): 288 experts of
+  // 3 x 4,096 x 1,280 = 4,529,848,320 a layer (the size of each of the checkpoint's shards 3-44),
+  // a shared expert of 1,280 (15,728,640), a router 288 x 4,096 plus 288 router biases.
+  CHECK(m.params.mlp_dense == 3 * 138412032LL);
+  CHECK(m.params.experts_routed == 42 * 4529848320LL);
+  CHECK(m.params.experts_shared == 42 * 15728640LL);
+  CHECK(m.params.router == 42 * (288 * 4096LL + 288));
+  // Norms: 45 x (2 x 4,096 + q and k norms 2 x 128) + the final 4,096.
+  CHECK(m.params.norms == 45 * 8448LL + 4096);
+  // Untied embedding and head 128,896 x 4,096 = 527,958,016 each. The text total is the checkpoint
+  // without its MTP layers, 196,956,130,368 (jamesyc/MoEspeedcalc models/step-3.5-flash.json).
+  CHECK(m.params.text == 196956130368LL);
+  // Each MTP layer is a sliding 96-head layer (109,445,120 + 8,448 of norms) with a dense MLP
+  // (138,412,032), eh_proj 8,192 x 4,096 = 33,554,432, enorm / hnorm / head norm 3 x 4,096 and its
+  // own output head 527,958,016: 809,390,336; x 3 = 2,428,171,008, the dump's MTP group.
+  CHECK(m.params.mtp == 3 * 809390336LL);
+  CHECK(m.params.total == 199384301376LL);
+  // Query heads per layer reach the layer plan (attention compute, llama.cpp's KQ buffer).
+  REQUIRE(m.layers.size() == 45);
+  CHECK(m.layers[0].attention.n_q_heads == 64);
+  CHECK(m.layers[1].attention.n_q_heads == 96);
+  CHECK(m.layers[44].attention.n_q_heads == 64);
+}

@@ -1,0 +1,110 @@
+// Step-3.5 Flash (stepfun-ai/Step-3.5-Flash, model_type step3p5; llama.cpp arch "step35", PR #19283:
+// conversion Step35Model, src/models/step35.cpp). Full-attention layers (num_attention_heads query
+// heads) and sliding-window layers with their own head count (attention_other_setting), both with
+// num_attention_groups KV heads and per-head q/k norms; every layer gates its attention output with
+// one sigmoid per head (g_proj [heads, hidden]). The layers in moe_layers_enum are MoE with a
+// shared expert of share_expert_dim and a per-expert router bias; the others dense. The
+// num_nextn_predict_layers MTP layers are sliding, dense, and have their own output head (shared
+// embedding). layer_types lists the MTP layers too (45 + 3 entries). Shapes checked against the
+// checkpoint's per-tensor dump (jamesyc/MoEspeedcalc@94c4ef25 models/step-3.5-flash.json).
+#include <algorithm>
+#include <cstdlib>
+#include <sstream>
+
+#include "../arch_config.h"
+#include "../family.h"
+#include "../tensor_list.h"
+
+namespace llmcalc {
+namespace {
+
+// One entry per layer, MTP layers included: the layer_types entry, else the last decoder layer's.
+AttentionKind layer_kind(const nlohmann::json& text, const ArchConfig& arch, int64_t layer) {
+  auto types = text.find("layer_types");
+  if (types != text.end() && types->is_array() && layer < static_cast<int64_t>(types->size())) {
+    const auto& entry = (*types)[static_cast<std::size_t>(layer)];
+    if (entry.is_string() && entry.get<std::string>() == "sliding_attention") return AttentionKind::sliding;
+    if (entry.is_string() && entry.get<std::string>() == "full_attention") return AttentionKind::full;
+  }
+  return arch.layer_attention[static_cast<std::size_t>(std::min(layer, arch.n_layers - 1))];
+}
+
+void read_config(const nlohmann::json& text, JsonReader& reader, ArchConfig& arch) {
+  int64_t kv_heads = reader.integer("num_attention_groups", 1, kMaxHeads, arch.n_kv_heads).value_or(1);
+  int64_t sliding_heads = arch.n_heads;
+  int64_t sliding_kv_heads = kv_heads;
+  if (const nlohmann::json* other = reader.object("attention_other_setting")) {
+    JsonReader sliding(*other, reader.path_of("attention_other_setting"), reader.issues());
+    sliding_heads = sliding.integer("num_attention_heads", 1, kMaxHeads, arch.n_heads).value_or(arch.n_heads);
+    sliding_kv_heads = sliding.integer("num_attention_groups", 1, kMaxHeads, kv_heads).value_or(kv_heads);
+  }
+  arch.n_kv_heads = kv_heads;
+  arch.qk_norm = true;
+  arch.expert_score_bias = true;  // moe.router_bias, one per expert (F32 in the checkpoint)
+  arch.shared_intermediate = reader.integer("share_expert_dim", 0, kMaxHidden * 64, 0).value_or(0);
+  arch.mtp_own_embeddings = false;
+  int64_t total = arch.n_layers + arch.mtp_layers;
+  arch.layer_q_heads.clear();
+  for (int64_t i = 0; i < total; ++i) {
+    AttentionKind kind = layer_kind(text, arch, i);
+    arch.layer_q_heads.push_back(kind == AttentionKind::sliding ? sliding_heads : arch.n_heads);
+    if (i < arch.n_layers) {
+      arch.layer_kv_heads[static_cast<std::size_t>(i)] = kind == AttentionKind::sliding ? sliding_kv_heads : kv_heads;
+    }
+  }
+  // moe_layers_enum: comma-separated MoE layer indices; the others (MTP layers too) are dense.
+  arch.layer_moe.assign(static_cast<std::size_t>(total), false);
+  auto listed = text.find("moe_layers_enum");
+  if (listed != text.end() && listed->is_string()) {
+    std::stringstream entries(listed->get<std::string>());
+    std::string entry;
+    while (std::getline(entries, entry, ',')) {
+      char* end = nullptr;
+      long index = std::strtol(entry.c_str(), &end, 10);
+      if (end == entry.c_str() || index < 0 || index >= total) {
+        reader.issues().error("bad_moe_layers", reader.path_of("moe_layers_enum"),
+                              "moe_layers_enum must list layer indices below the layer count, separated by commas.");
+        return;
+      }
+      arch.layer_moe[static_cast<std::size_t>(index)] = true;
+    }
+  }
+}
+
+void add_layer_tensors(const std::string& blk, int i, TensorList& out) {
+  const ArchConfig& arch = out.arch();
+  auto index = static_cast<std::size_t>(i);
+  int64_t d = arch.hidden;
+  int64_t hd = arch.head_dim;
+  int64_t heads = index < arch.layer_q_heads.size() ? arch.layer_q_heads[index] : arch.n_heads;
+  int64_t kv_heads = index < arch.layer_kv_heads.size() ? arch.layer_kv_heads[index] : arch.n_kv_heads;
+  out.add_norm(blk + "attn_norm", i, d);
+  out.add_linear(blk + "attn_q", TensorRole::attn_q, i, d, heads * hd, false);
+  out.add_linear(blk + "attn_k", TensorRole::attn_k, i, d, kv_heads * hd, false);
+  out.add_linear(blk + "attn_v", TensorRole::attn_v, i, d, kv_heads * hd, false);
+  out.add_norm(blk + "attn_q_norm", i, hd);
+  out.add_norm(blk + "attn_k_norm", i, hd);
+  out.add_linear(blk + "attn_gate", TensorRole::attn_q, i, d, heads, false);
+  out.add_linear(blk + "attn_output", TensorRole::attn_output, i, heads * hd, d, false);
+  out.add_norm(blk + "ffn_norm", i, d);
+  if (index < arch.layer_moe.size() && arch.layer_moe[index]) {
+    out.add_moe(blk, i);
+  } else {
+    out.add_dense_mlp(blk, i, arch.intermediate, "");
+  }
+}
+
+// Each MTP layer's own output head (transformer.shared_head.output; GGUF nextn.shared_head_head).
+void add_head_tensors(const std::string& prefix, int layer, TensorList& out) {
+  if (layer < 0) return;
+  out.add(prefix + "shared_head_head.weight", TensorRole::output, layer, out.arch().hidden, out.arch().vocab);
+}
+
+}  // namespace
+
+const FamilyDefinition& step3p5_family() {
+  static const FamilyDefinition family{{"step3p5"}, read_config, add_layer_tensors, add_head_tensors, nullptr};
+  return family;
+}
+
+}  // namespace llmcalc
