@@ -237,7 +237,7 @@ void read_moonvit(const nlohmann::json& vision_config, const std::string& path, 
 void read_vision(const nlohmann::json& config, const std::string& path, ArchConfig& arch,
                  Issues& issues) {
   auto found = config.find("vision_config");
-  if (found == config.end() || !found->is_object()) return;
+  if (found == config.end() || !found->is_object() || (arch.family && arch.family->reads_multimodal)) return;
   nlohmann::json vision_config = with_defaults(*found);
   const nlohmann::json* it = &vision_config;
   std::string model_type = config.value("model_type", "");
@@ -716,6 +716,8 @@ void apply_gemma4(JsonReader& reader, ArchConfig& arch) {
   arch.ple_width = reader.integer("hidden_size_per_layer_input", 0, kMaxHidden, 0).value_or(0);
   arch.ple_vocab = reader.integer("vocab_size_per_layer_input", 0, kMaxVocab, arch.vocab).value_or(arch.vocab);
   arch.kv_shared_layers = reader.integer("num_kv_shared_layers", 0, arch.n_layers - 1, 0).value_or(0);
+  // E2B / E4B checkpoints store each layer's layer_scalar; the 26B and 31B Hub totals count none.
+  arch.layer_scalar = arch.ple_width > 0;
   if (reader.boolean("use_double_wide_mlp", false).value_or(false)) {
     for (int64_t i = arch.n_layers - arch.kv_shared_layers; i < arch.n_layers; ++i) {
       arch.layer_intermediate[static_cast<std::size_t>(i)] *= 2;
@@ -765,7 +767,8 @@ void apply_lfm2(const nlohmann::json& text, JsonReader& reader, ArchConfig& arch
   }
 }
 
-void apply_family_conventions(const nlohmann::json& text, JsonReader& reader, ArchConfig& arch) {
+void apply_family_conventions(const nlohmann::json& config, const std::string& path, const nlohmann::json& text,
+                              JsonReader& reader, ArchConfig& arch) {
   const std::string& type = arch.model_type;
   bool attention_bias = reader.boolean("attention_bias", false).value_or(false);
   arch.qkv_bias = attention_bias || type == "qwen2" || type == "qwen2_moe";
@@ -839,7 +842,7 @@ void apply_family_conventions(const nlohmann::json& text, JsonReader& reader, Ar
   if (type == "falcon_h1") apply_falcon_h1(reader, arch);
   if (type == "gemma4") apply_gemma4(reader, arch);
   if (dsa) arch.expert_score_bias = true;
-  if (arch.family && arch.family->read_config) arch.family->read_config(text, reader, arch);
+  if (arch.family && arch.family->read_config) arch.family->read_config(config, path, text, reader, arch);
 }
 
 }  // namespace
@@ -866,6 +869,8 @@ std::optional<ArchConfig> read_arch_config(const nlohmann::json& config, const s
   }
   // Early MiniCPM configs carry no model_type; their architecture names the family.
   if (arch.model_type.empty()) arch.model_type = family_of_architecture(config);
+  arch.family = find_family(arch.model_type);
+  if (arch.family && !arch.family->reads_text_as.empty()) arch.model_type = arch.family->reads_text_as;
   if (arch.model_type == "mistral3") arch.model_type = "mistral";
   // Qwen3-VL's language models are Qwen3 and Qwen3-MoE (modeling_qwen3_vl*.py); Qwen3.5's are
   // Qwen3-Next's gated-DeltaNet hybrid, dense or MoE, with the same MTP layer (modeling_qwen3_5*.py,
@@ -880,7 +885,6 @@ std::optional<ArchConfig> read_arch_config(const nlohmann::json& config, const s
   // Kimi K3 wraps a Kimi Linear one (KDA + MLA, LatentMoE) with another MoonViT.
   if (arch.model_type == "kimi_k25") arch.model_type = "kimi_k2";
   if (arch.model_type == "kimi_k3") arch.model_type = "kimi_linear";
-  arch.family = find_family(arch.model_type);
   if (kKnownFamilies.count(arch.model_type) == 0 && !arch.family) {
     std::string type = arch.model_type.substr(0, 40);
     issues.warning("unknown_family", json_pointer_append(path, "model_type"),
@@ -948,7 +952,7 @@ std::optional<ArchConfig> read_arch_config(const nlohmann::json& config, const s
                                            "mtp_num_hidden_layers"}, 0, 16,
                                   0).value_or(0);
 
-  apply_family_conventions(*text, reader, arch);
+  apply_family_conventions(config, path, *text, reader, arch);
   read_vision(config, path, arch, issues);
   if (issues.list().size() > errors_before && issues.has_errors()) return std::nullopt;
   return arch;

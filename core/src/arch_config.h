@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -175,6 +176,10 @@ struct ArchConfig {
   int64_t ple_width = 0;
   int64_t ple_vocab = 0;
   int64_t kv_shared_layers = 0;
+  bool layer_scalar = false;  // Gemma 4: a learned [1] scale of each layer's output, stored per layer
+
+  // Sizes only a family file (families/*.cpp) reads, by config key.
+  std::map<std::string, int64_t> family_sizes;
 
   std::optional<VisionConfig> vision;
   std::optional<AudioConfig> audio;

@@ -21,8 +21,10 @@ class TensorList;
 struct FamilyDefinition {
   std::vector<std::string> model_types;  // config.json model_type values it reads
   // The family's own keys, read after the generic ones (widths, depth, heads, vocab, layer_types,
-  // MoE); it may override what they set.
-  void (*read_config)(const nlohmann::json& text, JsonReader& reader, ArchConfig& arch) = nullptr;
+  // MoE); it may override what they set. `config` is the whole file at `path`, `text` its
+  // language model (text_config when nested) that `reader` reads.
+  void (*read_config)(const nlohmann::json& config, const std::string& path, const nlohmann::json& text,
+                      JsonReader& reader, ArchConfig& arch) = nullptr;
   // Every tensor of decoder layer `layer` (MTP layers included), named "blk.<layer>." + ...
   void (*add_layer_tensors)(const std::string& blk, int layer, TensorList& out) = nullptr;
   // Tensors beside each output head: after the final norm (prefix "", layer -1) and in each MTP
@@ -30,6 +32,13 @@ struct FamilyDefinition {
   void (*add_head_tensors)(const std::string& prefix, int layer, TensorList& out) = nullptr;
   // Adjusts the generic geometry of one layer's attention (what its cache and compute hold).
   void (*plan_attention)(const ArchConfig& arch, int64_t layer, AttentionGeometry& attention) = nullptr;
+  // Tensors outside the decoder layers and heads (multimodal embedders), after the generic towers.
+  void (*add_model_tensors)(TensorList& out) = nullptr;
+  // The generic reader treats the language model as this model_type ("" : its own), so a family
+  // that wraps another one adds only what differs.
+  std::string reads_text_as;
+  // read_config reads vision_config / audio_config itself; the generic tower readers skip them.
+  bool reads_multimodal = false;
 };
 
 // The family that reads this model_type, or nullptr when the generic paths do.
@@ -38,5 +47,6 @@ const FamilyDefinition* find_family(const std::string& model_type);
 // One accessor per family file.
 const FamilyDefinition& deepseek_v4_family();
 const FamilyDefinition& step3p5_family();
+const FamilyDefinition& gemma4_unified_family();
 
 }  // namespace llmcalc

@@ -25,6 +25,7 @@ class InventoryBuilder : private TensorList {
     add_mtp();
     add_vision();
     add_audio();
+    if (arch_.family && arch_.family->add_model_tensors) arch_.family->add_model_tensors(*this);
     return take();
   }
 
@@ -94,13 +95,12 @@ class InventoryBuilder : private TensorList {
     }
     if (arch_.ple_width > 0) {
       // Gemma 4 E2B / E4B: the layer's slice of the per-layer embedding gates its output
-      // (per_layer_input_gate, per_layer_projection, post_per_layer_input_norm), then the
-      // layer_scalar.
+      // (per_layer_input_gate, per_layer_projection, post_per_layer_input_norm).
       add_linear(blk + "inp_gate", TensorRole::per_layer_proj, i, arch_.hidden, arch_.ple_width, false);
       add_linear(blk + "proj", TensorRole::per_layer_proj, i, arch_.ple_width, arch_.hidden, false);
       add_norm(blk + "post_norm", i, arch_.hidden);
-      add(blk + "layer_output_scale.weight", TensorRole::norm, i, 1, 1);
     }
+    if (arch_.layer_scalar) add(blk + "layer_output_scale.weight", TensorRole::norm, i, 1, 1);
   }
 
   // Kimi K3's attention residuals: a norm and a [1, hidden] projection.

@@ -1046,3 +1046,25 @@ TEST_CASE("Step-3.5 Flash (step3p5) by hand: 64- and 96-head layers, head-wise g
   CHECK(m.layers[1].attention.n_q_heads == 96);
   CHECK(m.layers[44].attention.n_q_heads == 64);
 }
+
+TEST_CASE("Gemma 4 12B (gemma4_unified) by hand: Gemma 4's text with layer scalars, encoder-free embedders", "[params][families][gemma4_unified]") {
+  auto m = catalog_model("gemma-4-12b");
+  // 40 sliding layers: q 3,840 x 16 x 256 = 15,728,640, k and v 3,840 x 8 x 256 = 7,864,320 each,
+  // o 15,728,640: 47,185,920. 8 full layers (1 KV head of 512, V from K, no v_proj): q 3,840 x 16 x
+  // 512 = 31,457,280, k 3,840 x 512 = 1,966,080, o 31,457,280: 64,880,640.
+  CHECK(m.params.attention == 40 * 47185920LL + 8 * 64880640LL);
+  // GeGLU MLP 3 x 3,840 x 15,360 = 176,947,200 on each of the 48 layers.
+  CHECK(m.params.mlp_dense == 48 * 176947200LL);
+  // Four norms of 3,840, q/k norms (2 x 256 sliding, 2 x 512 full) and the [1] layer_scalar per
+  // layer, the final norm: 48 x (15,360 + 1) + 40 x 512 + 8 x 1,024 + 3,840.
+  CHECK(m.params.norms == 48 * 15361LL + 40 * 512 + 8 * 1024 + 3840);
+  // Tied embedding 262,144 x 3,840 = 1,006,632,960; text 11,907,350,320.
+  CHECK(m.params.text == 11907350320LL);
+  // Vision embedder: patch_dense 6,912 x 3,840 + bias = 26,545,920, patch_ln1 2 x 6,912, patch_ln2
+  // and pos_norm 2 x 3,840 each, pos_embedding 1,120 x 2 x 3,840 = 8,601,600: 35,176,704.
+  CHECK(m.params.vision == 26545920LL + 13824 + 7680 + 7680 + 8601600);
+  // Projections into the text: embed_vision 3,840 x 3,840 = 14,745,600, embed_audio 640 x 3,840.
+  CHECK(m.params.projector == 14745600LL + 2457600);
+  // The Hub total of google/gemma-4-12B: 11,959,730,224.
+  CHECK(m.params.total == 11959730224LL);
+}

@@ -11,7 +11,8 @@
 namespace llmcalc {
 namespace {
 
-void read_config(const nlohmann::json& text, JsonReader& reader, ArchConfig& arch) {
+void read_config(const nlohmann::json&, const std::string&, const nlohmann::json& text, JsonReader& reader,
+                 ArchConfig& arch) {
   arch.q_lora_rank = reader.integer("q_lora_rank", 1, kMaxHidden).value_or(0);
   arch.o_lora_rank = reader.integer("o_lora_rank", 1, kMaxHidden).value_or(0);
   arch.o_groups = reader.integer("o_groups", 1, kMaxHeads, 1).value_or(1);
@@ -129,8 +130,15 @@ void plan_attention(const ArchConfig& arch, int64_t layer, AttentionGeometry& at
 }  // namespace
 
 const FamilyDefinition& deepseek_v4_family() {
-  static const FamilyDefinition family{{"deepseek_v4"}, read_config, add_layer_tensors, add_head_tensors,
-                                       plan_attention};
+  static const FamilyDefinition family = [] {
+    FamilyDefinition f;
+    f.model_types = {"deepseek_v4"};
+    f.read_config = read_config;
+    f.add_layer_tensors = add_layer_tensors;
+    f.add_head_tensors = add_head_tensors;
+    f.plan_attention = plan_attention;
+    return f;
+  }();
   return family;
 }
 

@@ -29,7 +29,8 @@ AttentionKind layer_kind(const nlohmann::json& text, const ArchConfig& arch, int
   return arch.layer_attention[static_cast<std::size_t>(std::min(layer, arch.n_layers - 1))];
 }
 
-void read_config(const nlohmann::json& text, JsonReader& reader, ArchConfig& arch) {
+void read_config(const nlohmann::json&, const std::string&, const nlohmann::json& text, JsonReader& reader,
+                 ArchConfig& arch) {
   int64_t kv_heads = reader.integer("num_attention_groups", 1, kMaxHeads, arch.n_kv_heads).value_or(1);
   int64_t sliding_heads = arch.n_heads;
   int64_t sliding_kv_heads = kv_heads;
@@ -103,7 +104,14 @@ void add_head_tensors(const std::string& prefix, int layer, TensorList& out) {
 }  // namespace
 
 const FamilyDefinition& step3p5_family() {
-  static const FamilyDefinition family{{"step3p5"}, read_config, add_layer_tensors, add_head_tensors, nullptr};
+  static const FamilyDefinition family = [] {
+    FamilyDefinition f;
+    f.model_types = {"step3p5"};
+    f.read_config = read_config;
+    f.add_layer_tensors = add_layer_tensors;
+    f.add_head_tensors = add_head_tensors;
+    return f;
+  }();
   return family;
 }
 
