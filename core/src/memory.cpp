@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "compressed_kv_pool.h"
 #include "engine_memory.h"
 #include "llama_cpp_memory.h"
 #include "server_memory.h"
@@ -110,10 +111,26 @@ struct Engine {
   }
 };
 
-std::string kv_formula(const MemoryRequest& request) {
+std::string kv_formula(const MemoryRequest& request, bool compressed) {
   const std::string& engine = request.engine.engine;
   const Language lang = request.lang;
   std::string bytes = "bytes(" + request.kv_type.name + ")";
+  if (compressed && engine == "vllm") {
+    return say(lang,
+               "per rank, in blocks of the largest cache group's pages (fp8_ds_mla rows of 584 B): each request "
+               "ceil(tokens / 256) latent blocks + 26 of its windows and compressor states, plus the blocks the "
+               "tokens in flight (max_num_batched_tokens x (pipeline stages + 1)) take in those groups",
+               "por rango, en bloques del mayor grupo de páginas de la caché (filas fp8_ds_mla de 584 B): cada "
+               "petición ceil(tokens / 256) bloques latentes + 26 de sus ventanas y estados de compresión, más los "
+               "bloques que ocupan en esos grupos los tokens en curso (max_num_batched_tokens x (etapas + 1))");
+  }
+  if (compressed && engine == "sglang") {
+    return say(lang,
+               "per rank: tokens x SGLang's bytes per full token (compressed rows, indexer keys, a window pool of "
+               "0.1 tokens per layer and the compressors' state rings)",
+               "por rango: tokens x los bytes por token completo de SGLang (filas comprimidas, claves del indexador, "
+               "un pool de ventana de 0,1 tokens por capa y los anillos de estado de compresión)");
+  }
   if (is_llama_cpp_family(engine)) {
     return say(lang,
                "per layer and stream: pad256(cells) x n_kv_heads x (head_dim_k + head_dim_v) x " + bytes +
@@ -296,7 +313,13 @@ MemoryEstimate estimate_memory(const ModelSpec& model, const WeightPlan& weights
     // The pool: whatever the budget leaves; vLLM's "GPU KV cache size: N tokens".
     ServerPool pool = server_pool(model, weights, hardware, request, context);
     out.kv_pool_bytes = pool.total_pool_bytes;
-    if (pool.bytes_per_token > 0) {
+    if (pool.slab_bytes > 0 && pool.blocks_per_request > 0) {
+      // vLLM, DeepSeek V4: whole blocks, each decoding request holding blocks_per_request.
+      double requests = static_cast<double>(pool.pool_bytes / pool.slab_bytes) /
+                        static_cast<double>(pool.blocks_per_request);
+      out.kv_capacity_tokens = static_cast<int64_t>(requests * static_cast<double>(context));
+      out.max_concurrent_sequences = requests * static_cast<double>(pool.replicas);
+    } else if (pool.bytes_per_token > 0) {
       // Per replica, as each engine core logs it; every data-parallel replica holds as many.
       out.kv_capacity_tokens = pool.pool_bytes / pool.bytes_per_token;
       out.max_concurrent_sequences = static_cast<double>(out.kv_capacity_tokens * pool.replicas) /
@@ -309,7 +332,7 @@ MemoryEstimate estimate_memory(const ModelSpec& model, const WeightPlan& weights
        say(request.lang, "sum over tensors of elements / block_elements x block_bytes (" + weights.format + ")",
            "suma sobre los tensores de elementos / block_elements x block_bytes (" + weights.format + ")"),
        out.weights_bytes},
-      {"kv_cache", kv_formula(request), out.kv_cache_bytes},
+      {"kv_cache", kv_formula(request, has_compressed_attention(model, 0, model.n_layers)), out.kv_cache_bytes},
       {"compute_buffer", compute_formula(request, llama), out.compute_buffer_bytes},
       {"usable", usable_formula(request, hardware, llama, !out.per_device.empty()), out.usable_bytes}};
   return out;

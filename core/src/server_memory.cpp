@@ -18,6 +18,8 @@
 // (vLLM: the minimum of the workers' block counts), so the smallest device bounds a mixed set.
 #include "server_memory.h"
 
+#include "compressed_kv_pool.h"
+
 #include <algorithm>
 #include <cmath>
 #include <utility>
@@ -97,9 +99,14 @@ AttentionGeometry rank_share(const AttentionGeometry& a, int64_t ranks) {
 
 struct PoolShape {
   int64_t per_token = 0;       // bytes per full-context token, one rank
-  int64_t window = 0;          // sliding layers, one rank, all sequences
+  int64_t window = 0;          // sliding layers, one rank, all sequences (vLLM DeepSeek V4: the chunk in flight)
   int64_t state = 0;           // recurrent state, one rank, all sequences
   int64_t swa_per_token = 0;   // sliding layers' bytes per token (SGLang's SWA pool)
+  // vLLM DeepSeek V4: the pool's block, the blocks a decoding request holds, and what the
+  // request's sequences hold in all.
+  int64_t slab = 0;
+  int64_t blocks_per_request = 0;
+  int64_t decode_bytes = 0;
 };
 
 // One rank of pipeline stage `stage`: its layers, KV heads split over the tensor ranks, and the
@@ -147,6 +154,51 @@ int64_t activation_peak(const ModelSpec& model, const Hardware& hardware, const 
   int64_t ranks = tensor_parallel(request);
   int64_t forward = tokens * (6 * max_ffn_width(model) / ranks + 6 * model.hidden_size);
   return last_stage ? forward + std::min(seqs, tokens) * model.vocab_size * 18 : forward;
+}
+
+
+// Tokens vLLM's scheduler has in flight: max_num_batched_tokens per batch, and Model Runner V2
+// keeps pipeline stages + 1 batches going (max_concurrent_batches).
+int64_t vllm_tokens_in_flight(const Hardware& hardware, const MemoryRequest& request) {
+  const EngineSettings& engine = request.engine;
+  int64_t tokens = engine.max_num_batched_tokens > 0 ? engine.max_num_batched_tokens
+                                                     : vllm_default_batched_tokens(hardware);
+  return tokens * (plan_of(request).pipeline + 1);
+}
+
+int64_t compressed_window(const ModelSpec& model, int64_t first) {
+  return model.layers[static_cast<std::size_t>(first)].attention.window_tokens;
+}
+
+// DeepSeek V4 on one rank of a stage (compressed_kv_pool.h; one latent head, the same on every
+// tensor rank). vLLM: blocks of the slab, `sequences` decoding plus the chunk in flight; SGLang:
+// its bytes per full token (rounded up), the MTP entry in the window pool on the last stage.
+PoolShape compressed_pool_shape(const ModelSpec& model, const Hardware& hardware, const MemoryRequest& request,
+                                int64_t context, int64_t stage) {
+  ParallelPlan plan = plan_of(request);
+  auto [first, last] = stage_layers(model.n_layers, stage, plan.pipeline);
+  int64_t sequences = (std::max<int64_t>(1, request.sequences) + plan.data - 1) / plan.data;
+  PoolShape shape;
+  if (request.engine.engine == "sglang") {
+    int64_t entries = last - first + (stage == plan.pipeline - 1 ? model.mtp_layers : 0);
+    shape.per_token = static_cast<int64_t>(std::ceil(sglang_bytes_per_full_token(model, first, last, entries)));
+    return shape;
+  }
+  VllmCompressedPool pool = vllm_compressed_pool(model, first, last);
+  int64_t window = compressed_window(model, first);
+  shape.slab = pool.slab_bytes;
+  shape.blocks_per_request = vllm_decode_blocks(context, window);
+  shape.window = vllm_chunk_blocks(vllm_tokens_in_flight(hardware, request), window) * pool.slab_bytes;
+  shape.decode_bytes = shape.blocks_per_request * pool.slab_bytes * sequences;
+  return shape;
+}
+
+// The pool shape of one rank of a stage, whichever layout its layers need.
+PoolShape stage_pool_shape(const ModelSpec& model, const Hardware& hardware, const MemoryRequest& request,
+                           int64_t context, int64_t stage) {
+  auto [first, last] = stage_layers(model.n_layers, stage, plan_of(request).pipeline);
+  return has_compressed_attention(model, first, last) ? compressed_pool_shape(model, hardware, request, context, stage)
+                                                      : pool_shape(model, request, context, stage);
 }
 
 }  // namespace
@@ -207,11 +259,13 @@ ServerPool server_pool(const ModelSpec& model, const WeightPlan& weights, const 
   double fewest_tokens = -1;
   int64_t total = 0;
   for (int64_t stage = 0; stage < plan.pipeline; ++stage) {
-    PoolShape shape = pool_shape(model, request, context_tokens, stage);
+    PoolShape shape = stage_pool_shape(model, hardware, request, context_tokens, stage);
     int64_t weights_per_rank = rank_weights(model, weights, request, stage);
     ServerPool pool;
     pool.fixed_bytes = shape.window + shape.state;
     pool.bytes_per_token = shape.per_token;
+    pool.slab_bytes = shape.slab;
+    pool.blocks_per_request = shape.blocks_per_request;
     if (engine.engine == "sglang") {
       // SGLang: the sliding pool holds 0.8 x the full pool's tokens beside it.
       pool.bytes_per_token += static_cast<int64_t>(kSwaFullTokensRatio * static_cast<double>(shape.swa_per_token));
@@ -227,6 +281,9 @@ ServerPool server_pool(const ModelSpec& model, const WeightPlan& weights, const 
     pool.pool_bytes = std::max<int64_t>(0, pool.pool_bytes);
     total += pool.pool_bytes * plan.tensor * plan.data;
     double tokens = pool.bytes_per_token > 0 ? static_cast<double>(pool.pool_bytes) / static_cast<double>(pool.bytes_per_token) : 0.0;
+    if (pool.slab_bytes > 0) {
+      tokens = static_cast<double>(pool.pool_bytes / pool.slab_bytes) / static_cast<double>(pool.blocks_per_request);
+    }
     if (fewest_tokens < 0 || tokens < fewest_tokens) {
       fewest_tokens = tokens;
       limiting = pool;
@@ -255,11 +312,11 @@ EngineTotals server_totals(const ModelSpec& model, const WeightPlan& weights, co
     int64_t compute = engine.engine == "sglang" ? sglang_compute
                                                 : activation_peak(model, hardware, request, stage == plan.pipeline - 1);
     t.compute += compute * plan.tensor * plan.data;
-    PoolShape shape = pool_shape(model, request, paged, stage);
+    PoolShape shape = stage_pool_shape(model, hardware, request, paged, stage);
     auto [first, last] = stage_layers(model.n_layers, stage, plan.pipeline);
     DeviceMemory share;
     share.weights_bytes = rank_weights(model, weights, request, stage);
-    share.kv_cache_bytes = shape.per_token * paged * sequences + shape.window + shape.state;
+    share.kv_cache_bytes = shape.per_token * paged * sequences + shape.window + shape.state + shape.decode_bytes;
     share.compute_bytes = compute;
     share.total_bytes = share.weights_bytes + share.kv_cache_bytes + share.compute_bytes + runtime;
     share.usable_bytes = usable;

@@ -21,6 +21,10 @@ struct ServerPool {
   int64_t fixed_bytes = 0;          // per device: recurrent states and sliding windows
   int64_t total_pool_bytes = 0;     // every rank's pool
   int64_t replicas = 1;             // data-parallel replicas, each with its own pool of tokens
+  // vLLM with DeepSeek V4's compressed attention: the pool is counted in blocks of slab_bytes, of
+  // which each decoding request holds blocks_per_request (compressed_kv_pool.h).
+  int64_t slab_bytes = 0;
+  int64_t blocks_per_request = 0;
 };
 ServerPool server_pool(const ModelSpec& model, const WeightPlan& weights, const Hardware& hardware,
                        const MemoryRequest& request, int64_t context_tokens);

@@ -245,6 +245,48 @@ TEST_CASE("SGLang: mem_fraction_static by hand", "[engines][sglang]") {
   CHECK(oss["memory"]["kv_capacity_tokens"] == oss_pool / (18 * 2048 + 29491));
 }
 
+TEST_CASE("DeepSeek V4 in vLLM's block pool and SGLang's full tokens, by hand", "[engines][vllm][sglang][dsv4]") {
+  // vLLM, DeepSeek V4 Flash (43 layers: 2 window-only, 21 CSA, 20 HCA; head 512 with 64 RoPE
+  // dims, index_head_dim 128, window 128). fp8_ds_mla rows: 448 + 2 x 64 + 7 + 1 = 584 B; pages
+  // aligned to 576 B. The groups' pages, as vLLM issue #54703 printed them from a v0.28.1-based
+  // build ("62 MLA/indexer 1,002,240 B/256 - 22 SWA 823,680 B/64 - 21 SWA 786,240 B/64 - 42 state
+  // 870,912 B/4 - 20 state 656,640 B/8"):
+  //   latents and indexer keys: 21 x (align(64 x 584) = 37,440 + align(64 x 132) = 8,640)
+  //                             + 20 x align(2 x 584) = 1,728                      = 1,002,240
+  //   CSA states: 21 x (align(4 x 2,048 x 4) = 32,832 + align(4 x 512 x 4) = 8,640) =   870,912
+  //   windows: 22 x 37,440 = 823,680; HCA states: 20 x 32,832 = 656,640.
+  // One block is the largest, 1,002,240 B. At 131,072 tokens a decoding request holds 512 latent
+  // blocks, 2 x (ceil(128 / 64) + 1) window blocks, ceil(8 / 4) + 1 CSA-state and ceil(128 / 8) + 1
+  // HCA-state blocks: 538. In flight, 8,192 batched tokens x (1 stage + 1) = 16,384 tokens take
+  // 2 x (ceil((127 + 16,384) / 64) + 1) + (ceil((7 + 16,384) / 4) + 1) + (ceil((127 + 16,384) / 8)
+  // + 1) = 518 + 4,099 + 2,065 = 6,682 window and state blocks, 6,656 beyond a decoding request's.
+  // With --kv-cache-memory-bytes 50 GiB: (53,687,091,200 - 6,656 x 1,002,240) / 1,002,240 =
+  // 46,911 whole blocks; 46,911 / 538 requests.
+  auto flash = result_of({{"model", "deepseek-v4-flash"}, {"engine", "vllm"}, {"hardware", "h200-sxm"},
+                          {"context_tokens", 131072}, {"max_num_batched_tokens", 8192},
+                          {"kv_cache_memory_bytes", 50 * kGiB}});
+  CHECK(flash["memory"]["kv_pool_bytes"] == 50 * kGiB - 6656 * 1002240LL);
+  CHECK(flash["memory"]["max_concurrent_sequences"].get<double>() == Approx(46911.0 / 538.0));
+  CHECK(flash["memory"]["kv_capacity_tokens"] == static_cast<int64_t>(46911.0 / 538.0 * 131072.0));
+  // V4 Pro (61 layers: 30 CSA, 31 HCA): latents and indexer keys 30 x 46,080 + 31 x 1,728 =
+  // 1,435,968 B a block (vLLM PR #48993's FP8-indexer stride for Pro). One request at 4,096
+  // tokens: 16 + 26 = 42 blocks.
+  auto pro = result_of({{"model", "deepseek-v4-pro"}, {"engine", "vllm"}, {"hardware", "b200-sxm"},
+                        {"context_tokens", 4096}, {"max_num_batched_tokens", 8192}, {"kv_cache_memory_bytes", 50 * kGiB}});
+  int64_t pro_blocks = (50 * kGiB - 6656 * 1435968LL) / 1435968LL;
+  CHECK(pro["memory"]["max_concurrent_sequences"].get<double>() == Approx(static_cast<double>(pro_blocks) / 42.0));
+  // SGLang (memory_profiler.py DSv4MemoryCalculator; its log line "DSv4 memory calculation:
+  // bytes_per_full_token=15955.85" for Flash, search-index file id 54684172587): over the 44
+  // compress_ratios entries, 0.1 x 584 x 44 = 2,569.6 window bytes; CSA 21 x (584 / 4 + 132 / 4) =
+  // 3,759; HCA 20 x 584 / 128 = 91.25; state rings 0.1 x 8 / 128 x 21 x (8,192 + 2,048) = 1,344
+  // and 0.1 x 20 x 4,096 = 8,192: 15,955.85 B, 15,956 whole bytes a token. KV is not split
+  // across tensor ranks (one latent head).
+  auto sglang = result_of({{"model", "deepseek-v4-flash"}, {"engine", "sglang"}, {"hardware", "h200-sxm"},
+                           {"devices", 8}, {"context_tokens", 131072}});
+  int64_t rank_pool = sglang["memory"]["kv_pool_bytes"].get<int64_t>() / 8;
+  CHECK(sglang["memory"]["kv_capacity_tokens"] == rank_pool / 15956);
+}
+
 TEST_CASE("mlx-lm: cache steps and MLA layouts", "[engines][mlx]") {
   auto kv = [](const char* id, int64_t context) {
     auto r = result_of({{"model", id}, {"engine", "mlx"}, {"weights", "MLX-4bit"}, {"hardware", "m4-max-64gb"},

@@ -61,6 +61,42 @@ TEST_CASE("Planner: DeepSeek V3 for 64 users at 32K on H100s or H200s needs data
   }
 }
 
+TEST_CASE("Planner: DeepSeek V4 Flash at 128K for 64 users at 20 tokens/s each on vLLM", "[planner][dsv4]") {
+  // The checkpoint is 159,609,485,896 B (its index's total_size; FP4 experts with a scale per 32,
+  // the rest FP8 / BF16): MXFP4 sizing gives about 161.8 GB, more than one H200 (141 GB, 0.92 of
+  // it usable) holds. vLLM keeps DeepSeek V4's one latent head whole on every tensor rank, in
+  // blocks of 1,002,240 B (the largest cache group's pages, vLLM issue #54703): a 131,072-token
+  // request holds 512 + 26 = 538 blocks, 64 users 34.5 GB, and 16,384 tokens in flight (8,192
+  // batched x 2) another 6,656 blocks, 6.67 GB: 41.2 GB of cache on each rank.
+  //   2 x H200, TP 2: 80.9 GB of weights + 41.2 GB + the activation peak (a few GB) < 0.92 x 141 GB
+  //     = 129.7 GB: serves (a 128K request costs 0.54 GB; about 88 fit).
+  //   4 x H100 (80 GB, 0.92 usable = 73.6 GB): TP 4 leaves each rank 40.4 GB of weights beside
+  //     the same 41.2 GB of cache: no. Data-parallel attention + expert parallel gives each rank
+  //     16 users (8.6 GB + 6.67 GB in flight) beside the dense weights and a quarter of the
+  //     experts: serves.
+  // A decoded token reads the active weights (about 13B of 284B logical, 4-8 bits) once: 20
+  // tokens/s each is well inside either machine's bandwidth.
+  nlohmann::json r = plan({{"model", "deepseek-v4-flash"}, {"weights", "MXFP4"}, {"engine", "vllm"},
+                           {"context_tokens", 131072},
+                           {"plan", {{"users", 64}, {"tokens_per_s", 20}, {"devices", {"h100-sxm", "h200-sxm"}}}}});
+  REQUIRE(r["setups"].size() == 2);
+  for (const nlohmann::json& setup : r["setups"]) {
+    INFO(setup.dump());
+    CHECK(setup["serves"] == true);
+    CHECK(setup["max_concurrent_sequences"].get<double>() >= 64.0);
+    CHECK(setup["tokens_per_s"].get<double>() >= 20.0);
+    CHECK(setup["machines"] == 1);
+    if (setup["device"] == "h200-sxm") {
+      CHECK(setup["devices"] == 2);
+      CHECK(setup["parallel"]["tensor"] == 2);
+    } else {
+      CHECK(setup["devices"] == 4);
+      CHECK(setup["parallel"]["data"] == 4);
+      CHECK(setup["parallel"]["expert"] == true);
+    }
+  }
+}
+
 TEST_CASE("Planner: a 70B model on the page's two mixed 24 GB cards", "[planner]") {
   // Llama 3.x 70B Q4_K_M is 42.52 GB (bartowski's Llama 3.1 70B file; 3.3 has the same tensors)
   // = 39.6 GiB; 8,192 tokens of cache are 8,192 x

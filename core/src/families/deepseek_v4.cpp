@@ -116,6 +116,7 @@ void add_head_tensors(const std::string& prefix, int layer, TensorList& out) {
 // 2 x 8 x 2 x index_head_dim; HCA 2 x 128 rows x head_dim.
 void plan_attention(const ArchConfig& arch, int64_t layer, AttentionGeometry& attention) {
   attention.head_dim_v = 0;
+  attention.qk_rope_head_dim = arch.qk_rope_head_dim;  // the paged servers store it in bf16
   int64_t ratio = compress_ratio(arch, layer);
   attention.compress_ratio = ratio;
   attention.compressed_width = ratio > 0 ? arch.head_dim : 0;
