@@ -113,9 +113,6 @@ std::vector<std::pair<std::string, int>> engine_format_ladder(const std::string&
           {"IQ4_XS", 4}, {"Q3_K_M", 3}, {"IQ3_XXS", 3}, {"Q2_K", 2}};
 }
 
-std::optional<WeightPlan> place_tensors(const ModelSpec& model, const std::string& format,
-                                        const std::string& path, Issues& issues, bool imatrix);
-
 bool is_gguf_format(const std::string& format) {
   const auto& types = gguf_file_types();
   return std::find(types.begin(), types.end(), format) != types.end();
@@ -131,44 +128,16 @@ std::vector<std::string> weight_format_ids() {
   return ids;
 }
 
-// Per-layer sums of a finished plan (see WeightPlan).
-void summarize_layers(const ModelSpec& model, WeightPlan& plan) {
-  plan.layer_dense_bytes.assign(static_cast<std::size_t>(model.n_layers), 0);
-  plan.layer_expert_bytes.assign(static_cast<std::size_t>(model.n_layers), 0);
-  plan.layer_expert_down_bytes.assign(static_cast<std::size_t>(model.n_layers), 0);
-  plan.layer_expert_max_bytes.assign(static_cast<std::size_t>(model.n_layers), 0);
-  plan.layer_dense_max_bytes.assign(static_cast<std::size_t>(model.n_layers), 0);
-  for (const TensorPlacement& p : plan.tensors) {
-    const TensorSpec& t = model.tensors[p.tensor_index];
-    if (is_embedding_table(t)) continue;
-    if (t.part != ModelPart::text || t.layer < 0 || t.layer >= model.n_layers) {
-      plan.output_layer_bytes += p.bytes;  // vision / MTP parts travel with the output layer
-    } else if (t.ne2 > 1) {
-      auto layer = static_cast<std::size_t>(t.layer);
-      plan.layer_expert_bytes[layer] += p.bytes;
-      if (t.role == TensorRole::ffn_down_exps) plan.layer_expert_down_bytes[layer] += p.bytes;
-      plan.layer_expert_max_bytes[layer] = std::max(plan.layer_expert_max_bytes[layer], p.bytes);
-    } else {
-      auto layer = static_cast<std::size_t>(t.layer);
-      plan.layer_dense_bytes[layer] += p.bytes;
-      plan.layer_dense_max_bytes[layer] = std::max(plan.layer_dense_max_bytes[layer], p.bytes);
-    }
-  }
-}
-
 std::optional<WeightPlan> plan_weights(const ModelSpec& model, const std::string& format,
                                        const std::string& path, Issues& issues, bool imatrix) {
-  std::optional<WeightPlan> plan = place_tensors(model, format, path, issues, imatrix);
-  if (plan) summarize_layers(model, *plan);
-  return plan;
-}
-
-std::optional<WeightPlan> place_tensors(const ModelSpec& model, const std::string& format,
-                                        const std::string& path, Issues& issues, bool imatrix) {
   WeightPlan plan;
   plan.format = format;
   const Catalog& catalog = Catalog::instance();
-  auto add = [&](std::size_t index, std::string storage, int64_t bytes) {
+  for (auto* per_layer : {&plan.layer_dense_bytes, &plan.layer_expert_bytes, &plan.layer_expert_down_bytes,
+                          &plan.layer_expert_max_bytes, &plan.layer_dense_max_bytes}) {
+    per_layer->assign(static_cast<std::size_t>(model.n_layers), 0);
+  }
+  auto add = [&](std::size_t index, const std::string& storage, int64_t bytes) {
     const TensorSpec& t = model.tensors[index];
     plan.total_bytes += bytes;
     plan.elements += t.elements();
@@ -186,7 +155,21 @@ std::optional<WeightPlan> place_tensors(const ModelSpec& model, const std::strin
     }
     if (is_embedding_table(t)) plan.token_embd_bytes += bytes;
     plan.bytes_by_storage[storage] += bytes;
-    plan.tensors.push_back({index, std::move(storage), bytes});
+    // Where the bytes sit: the token embedding apart, per decoder layer (routed experts apart),
+    // and what no layer holds (vision, the output layer) with the output layer.
+    if (is_embedding_table(t)) return;
+    if (t.part != ModelPart::text || t.layer < 0 || t.layer >= model.n_layers) {
+      plan.output_layer_bytes += bytes;
+    } else if (t.ne2 > 1) {
+      auto layer = static_cast<std::size_t>(t.layer);
+      plan.layer_expert_bytes[layer] += bytes;
+      if (t.role == TensorRole::ffn_down_exps) plan.layer_expert_down_bytes[layer] += bytes;
+      plan.layer_expert_max_bytes[layer] = std::max(plan.layer_expert_max_bytes[layer], bytes);
+    } else {
+      auto layer = static_cast<std::size_t>(t.layer);
+      plan.layer_dense_bytes[layer] += bytes;
+      plan.layer_dense_max_bytes[layer] = std::max(plan.layer_dense_max_bytes[layer], bytes);
+    }
   };
 
   const CheckpointFormat* checkpoint = nullptr;

@@ -15,22 +15,16 @@
 
 namespace llmcalc {
 
-struct TensorPlacement {
-  std::size_t tensor_index;  // into ModelSpec::tensors
-  std::string storage;       // ggml type name ("Q4_K", "F32") or checkpoint dtype ("int4-g128")
-  int64_t bytes;
-};
-
+// What a format's engine loads, summed (tensors it does not load, such as MTP layers, apart).
 struct WeightPlan {
   std::string format;
-  std::vector<TensorPlacement> tensors;  // only the tensors the format's engine loads
   int64_t total_bytes = 0;
   int64_t elements = 0;             // parameters the plan covers
   int64_t text_bytes = 0;           // decoder + embeddings + head (what generation needs)
   int64_t expert_bytes = 0;         // routed experts, all of them
   int64_t active_expert_bytes = 0;  // routed experts one token reads
   int64_t token_embd_bytes = 0;     // read one row per token, not in full
-  std::map<std::string, int64_t> bytes_by_storage;
+  std::map<std::string, int64_t> bytes_by_storage;  // by ggml type ("Q4_K", "F32") or checkpoint dtype
   // Where the bytes sit, for placing layers on devices: per decoder layer (routed experts
   // apart), the output layer with model-level tensors, and the token embedding.
   std::vector<int64_t> layer_dense_bytes;
