@@ -39,10 +39,17 @@ struct FamilyDefinition {
   std::string reads_text_as;
   // read_config reads vision_config / audio_config itself; the generic tower readers skip them.
   bool reads_multimodal = false;
+  // llama.cpp's general.architecture names for it, and the config keys its GGUF metadata gives
+  // (`prefix` is "<arch>."; `blocks` the block_count, MTP layers included), after the generic ones.
+  std::vector<std::string> gguf_architectures;
+  void (*config_from_gguf)(const nlohmann::json& metadata, const std::string& prefix, std::size_t blocks,
+                           nlohmann::json& config) = nullptr;
 };
 
 // The family that reads this model_type, or nullptr when the generic paths do.
 const FamilyDefinition* find_family(const std::string& model_type);
+// The family whose GGUF files name this general.architecture, or nullptr.
+const FamilyDefinition* find_family_of_gguf(const std::string& architecture);
 
 // One accessor per family file.
 const FamilyDefinition& deepseek_v4_family();

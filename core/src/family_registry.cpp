@@ -5,13 +5,30 @@
 #include <algorithm>
 
 namespace llmcalc {
+namespace {
 
-const FamilyDefinition* find_family(const std::string& model_type) {
-  for (const FamilyDefinition* family : {&deepseek_v4_family(), &step3p5_family(), &gemma4_unified_family()}) {
-    const auto& types = family->model_types;
-    if (std::find(types.begin(), types.end(), model_type) != types.end()) return family;
+const std::vector<const FamilyDefinition*>& families() {
+  static const std::vector<const FamilyDefinition*> all = {&deepseek_v4_family(), &step3p5_family(),
+                                                           &gemma4_unified_family()};
+  return all;
+}
+
+const FamilyDefinition* find_by(const std::string& name, std::vector<std::string> FamilyDefinition::*names) {
+  for (const FamilyDefinition* family : families()) {
+    const auto& list = family->*names;
+    if (std::find(list.begin(), list.end(), name) != list.end()) return family;
   }
   return nullptr;
+}
+
+}  // namespace
+
+const FamilyDefinition* find_family(const std::string& model_type) {
+  return find_by(model_type, &FamilyDefinition::model_types);
+}
+
+const FamilyDefinition* find_family_of_gguf(const std::string& architecture) {
+  return find_by(architecture, &FamilyDefinition::gguf_architectures);
 }
 
 }  // namespace llmcalc

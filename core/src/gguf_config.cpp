@@ -1,22 +1,29 @@
 // The JSON view of a GGUF header, including a config.json synthesized from its metadata so the
 // architecture engine can size the KV cache (key names from llama.cpp's src/llama-arch.cpp
 // LLM_KV_NAMES: "<arch>.block_count", "<arch>.attention.head_count_kv", ...).
+#include <algorithm>
+#include <cmath>
 #include <map>
 
+#include "family.h"
+#include "gguf_metadata.h"
 #include "llmcalc/embedded_data.h"
 #include "llmcalc/gguf_reader.h"
 
 namespace llmcalc {
 namespace {
 
-// GGUF general.architecture -> Hugging Face model_type the engine knows.
+// GGUF general.architecture -> Hugging Face model_type the engine knows (families in their own
+// files name their GGUF architectures themselves: family.h).
 const std::map<std::string, std::string> kArchitectures = {
     {"llama", "llama"},       {"qwen2", "qwen2"},         {"qwen3", "qwen3"},
     {"qwen2moe", "qwen2_moe"}, {"qwen3moe", "qwen3_moe"}, {"gemma2", "gemma2"},
     {"gemma3", "gemma3_text"}, {"phi3", "phi3"},          {"deepseek2", "deepseek_v3"},
     {"gpt-oss", "gpt_oss"},   {"glm4", "glm4"},           {"glm4moe", "glm4_moe"},
     {"command-r", "cohere"},  {"granite", "granite"},     {"olmo2", "olmo2"},
-    {"mistral3", "mistral"}};
+    {"mistral3", "mistral"},  {"gemma4", "gemma4"},       {"qwen35", "qwen3_next"},
+    {"qwen35moe", "qwen3_next"}, {"qwen3next", "qwen3_next"}, {"nemotron_h", "nemotron_h"},
+    {"nemotron_h_moe", "nemotron_h"}, {"lfm2", "lfm2"},   {"lfm2moe", "lfm2_moe"}};
 
 const nlohmann::json* find(const nlohmann::json& metadata, const std::string& key) {
   auto it = metadata.find(key);
@@ -26,13 +33,108 @@ const nlohmann::json* find(const nlohmann::json& metadata, const std::string& ke
 // A numeric metadata value; per-layer arrays give their first element.
 void copy_number(const nlohmann::json& metadata, const std::string& key, nlohmann::json& config,
                  const char* target) {
-  const nlohmann::json* value = find(metadata, key);
-  if (!value) return;
-  if (value->is_object() && value->contains("values") && !(*value)["values"].empty()) {
-    config[target] = (*value)["values"][0];
-  } else if (value->is_number()) {
-    config[target] = *value;
+  if (std::optional<double> value = gguf_number(metadata, key)) {
+    config[target] = std::floor(*value) == *value ? nlohmann::json(static_cast<int64_t>(*value)) : nlohmann::json(*value);
   }
+}
+
+// Gemma 4 (conversion/gemma.py Gemma4Model; src/models/gemma4.cpp): sliding_window_pattern marks
+// the sliding layers, key_length is the full layers' head dim and key_length_swa the sliding
+// ones'; head_count_kv is one value per layer when the config has num_global_key_value_heads
+// (the 26B and 31B, whose full layers take V from K: attention_k_eq_v, under which the config
+// reader applies the global count); the last shared_kv_layers layers read earlier layers' caches.
+void gemma4_config(const nlohmann::json& m, const std::string& p, std::size_t layers, nlohmann::json& config) {
+  std::optional<std::vector<double>> pattern = gguf_per_layer(m, p + "attention.sliding_window_pattern", layers);
+  std::optional<std::vector<double>> kv = gguf_per_layer(m, p + "attention.head_count_kv", layers);
+  if (pattern) {
+    nlohmann::json types = nlohmann::json::array();
+    std::optional<double> sliding_heads;
+    std::optional<double> full_heads;
+    for (std::size_t i = 0; i < layers; ++i) {
+      bool sliding = (*pattern)[i] != 0;
+      types.push_back(sliding ? "sliding_attention" : "full_attention");
+      if (kv) (sliding ? sliding_heads : full_heads) = (*kv)[i];
+    }
+    config["layer_types"] = types;
+    if (sliding_heads) config["num_key_value_heads"] = static_cast<int64_t>(*sliding_heads);
+    if (sliding_heads && full_heads && *full_heads != *sliding_heads) {
+      config["num_global_key_value_heads"] = static_cast<int64_t>(*full_heads);
+      config["attention_k_eq_v"] = true;
+    }
+  }
+  copy_number(m, p + "attention.key_length", config, "global_head_dim");
+  copy_number(m, p + "attention.key_length_swa", config, "head_dim");
+  copy_number(m, p + "attention.shared_kv_layers", config, "num_kv_shared_layers");
+  copy_number(m, p + "embedding_length_per_layer_input", config, "hidden_size_per_layer_input");
+}
+
+// The config keys a family names llama.cpp's ssm.* values by: conv_kernel, state_size,
+// group_count, time_step_rank (the value heads) and inner_size / time_step_rank (a head's width).
+struct SsmKeys {
+  const char* conv_kernel;
+  const char* state_size;
+  const char* groups;
+  const char* heads;
+  const char* head_dim;
+};
+
+void copy_ssm(const nlohmann::json& m, const std::string& p, const SsmKeys& keys, nlohmann::json& config) {
+  copy_number(m, p + "ssm.conv_kernel", config, keys.conv_kernel);
+  copy_number(m, p + "ssm.state_size", config, keys.state_size);
+  copy_number(m, p + "ssm.group_count", config, keys.groups);
+  copy_number(m, p + "ssm.time_step_rank", config, keys.heads);
+  std::optional<double> inner = gguf_number(m, p + "ssm.inner_size");
+  std::optional<double> heads = gguf_number(m, p + "ssm.time_step_rank");
+  if (inner && heads && *heads > 0) config[keys.head_dim] = static_cast<int64_t>(*inner / *heads);
+}
+
+// Qwen3.5 / 3.6 and Qwen3-Next (conversion/qwen.py Qwen3NextModel): gated DeltaNet widths from the
+// ssm keys, a full-attention layer every full_attention_interval layers.
+void qwen3_next_config(const nlohmann::json& m, const std::string& p, nlohmann::json& config) {
+  copy_number(m, p + "full_attention_interval", config, "full_attention_interval");
+  copy_ssm(m, p,
+           {"linear_conv_kernel_dim", "linear_key_head_dim", "linear_num_key_heads", "linear_num_value_heads",
+            "linear_value_head_dim"},
+           config);
+}
+
+// Nemotron-H (conversion/nemotron.py; src/models/nemotron-h.cpp): a block is attention where
+// head_count_kv is set, an MLP (or MoE) where feed_forward_length is, else a Mamba2 mixer.
+void nemotron_h_config(const nlohmann::json& m, const std::string& p, std::size_t layers, nlohmann::json& config) {
+  std::optional<std::vector<double>> kv = gguf_per_layer(m, p + "attention.head_count_kv", layers);
+  std::optional<std::vector<double>> ff = gguf_per_layer(m, p + "feed_forward_length", layers);
+  if (kv && ff) {
+    bool moe = gguf_number(m, p + "expert_count").value_or(0) > 0;
+    std::string pattern;
+    for (std::size_t i = 0; i < layers; ++i) {
+      if ((*kv)[i] > 0) {
+        pattern += '*';
+        config["num_key_value_heads"] = static_cast<int64_t>((*kv)[i]);
+      } else if ((*ff)[i] > 0) {
+        pattern += moe ? 'E' : '-';
+        config["intermediate_size"] = static_cast<int64_t>((*ff)[i]);
+      } else {
+        pattern += 'M';
+      }
+    }
+    config["hybrid_override_pattern"] = pattern;
+  }
+  copy_number(m, p + "attention.key_length", config, "attention_head_dim");
+  copy_ssm(m, p, {"conv_kernel", "ssm_state_size", "n_groups", "mamba_num_heads", "mamba_head_dim"}, config);
+}
+
+// LFM2 (conversion/lfm2.py; src/models/lfm2.cpp): head_count_kv is 0 on the short-convolution
+// layers; their cache is shortconv.l_cache - 1 inputs.
+void lfm2_config(const nlohmann::json& m, const std::string& p, std::size_t layers, nlohmann::json& config) {
+  if (std::optional<std::vector<double>> kv = gguf_per_layer(m, p + "attention.head_count_kv", layers)) {
+    nlohmann::json types = nlohmann::json::array();
+    for (std::size_t i = 0; i < layers; ++i) {
+      types.push_back((*kv)[i] > 0 ? "full_attention" : "conv");
+      if ((*kv)[i] > 0) config["num_key_value_heads"] = static_cast<int64_t>((*kv)[i]);
+    }
+    config["layer_types"] = types;
+  }
+  copy_number(m, p + "shortconv.l_cache", config, "conv_L_cache");
 }
 
 // general.file_type -> llama-quantize's name (data/formats/llama_file_types.json).
@@ -53,31 +155,41 @@ nlohmann::json file_type_name(const nlohmann::json& metadata) {
 
 nlohmann::json synthesize_config(const GgufHeader& h) {
   std::string arch = h.metadata.value("general.architecture", "");
+  const nlohmann::json& m = h.metadata;
   nlohmann::json config = nlohmann::json::object();
+  const FamilyDefinition* family = find_family_of_gguf(arch);
   auto known = kArchitectures.find(arch);
-  config["model_type"] = known == kArchitectures.end() ? arch : known->second;
+  config["model_type"] = family ? family->model_types.front() : known == kArchitectures.end() ? arch : known->second;
   std::string p = arch + ".";
-  copy_number(h.metadata, p + "block_count", config, "num_hidden_layers");
-  copy_number(h.metadata, p + "embedding_length", config, "hidden_size");
-  copy_number(h.metadata, p + "feed_forward_length", config, "intermediate_size");
-  copy_number(h.metadata, p + "attention.head_count", config, "num_attention_heads");
-  copy_number(h.metadata, p + "attention.head_count_kv", config, "num_key_value_heads");
-  copy_number(h.metadata, p + "attention.key_length", config, "head_dim");
-  copy_number(h.metadata, p + "context_length", config, "max_position_embeddings");
-  copy_number(h.metadata, p + "attention.sliding_window", config, "sliding_window");
-  copy_number(h.metadata, p + "expert_count", config, "num_experts");
-  copy_number(h.metadata, p + "expert_used_count", config, "num_experts_per_tok");
-  copy_number(h.metadata, p + "expert_feed_forward_length", config, "moe_intermediate_size");
-  copy_number(h.metadata, p + "expert_shared_feed_forward_length", config,
-              "shared_expert_intermediate_size");
-  copy_number(h.metadata, p + "leading_dense_block_count", config, "first_k_dense_replace");
-  copy_number(h.metadata, p + "attention.kv_lora_rank", config, "kv_lora_rank");
-  copy_number(h.metadata, p + "attention.q_lora_rank", config, "q_lora_rank");
-  copy_number(h.metadata, p + "vocab_size", config, "vocab_size");
+  // block_count counts the MTP (nextn) layers appended after the decoder's.
+  auto blocks = static_cast<std::size_t>(gguf_number(m, p + "block_count").value_or(0));
+  auto nextn = static_cast<std::size_t>(gguf_number(m, p + "nextn_predict_layers").value_or(0));
+  if (blocks > 0) config["num_hidden_layers"] = static_cast<int64_t>(blocks - std::min(blocks, nextn));
+  if (nextn > 0) config["num_nextn_predict_layers"] = static_cast<int64_t>(nextn);
+  copy_number(m, p + "embedding_length", config, "hidden_size");
+  copy_number(m, p + "feed_forward_length", config, "intermediate_size");
+  copy_number(m, p + "attention.head_count", config, "num_attention_heads");
+  copy_number(m, p + "attention.head_count_kv", config, "num_key_value_heads");
+  copy_number(m, p + "attention.key_length", config, "head_dim");
+  copy_number(m, p + "context_length", config, "max_position_embeddings");
+  copy_number(m, p + "attention.sliding_window", config, "sliding_window");
+  copy_number(m, p + "expert_count", config, "num_experts");
+  copy_number(m, p + "expert_used_count", config, "num_experts_per_tok");
+  copy_number(m, p + "expert_feed_forward_length", config, "moe_intermediate_size");
+  copy_number(m, p + "expert_shared_feed_forward_length", config, "shared_expert_intermediate_size");
+  copy_number(m, p + "leading_dense_block_count", config, "first_k_dense_replace");
+  copy_number(m, p + "attention.kv_lora_rank", config, "kv_lora_rank");
+  copy_number(m, p + "attention.q_lora_rank", config, "q_lora_rank");
+  copy_number(m, p + "vocab_size", config, "vocab_size");
   if (!config.contains("vocab_size")) {
-    const nlohmann::json* tokens = find(h.metadata, "tokenizer.ggml.tokens");
+    const nlohmann::json* tokens = find(m, "tokenizer.ggml.tokens");
     if (tokens && tokens->is_object() && tokens->contains("length")) config["vocab_size"] = (*tokens)["length"];
   }
+  if (arch == "gemma4") gemma4_config(m, p, blocks, config);
+  if (arch == "qwen35" || arch == "qwen35moe" || arch == "qwen3next") qwen3_next_config(m, p, config);
+  if (arch == "nemotron_h" || arch == "nemotron_h_moe") nemotron_h_config(m, p, blocks, config);
+  if (arch == "lfm2" || arch == "lfm2moe") lfm2_config(m, p, blocks, config);
+  if (family && family->config_from_gguf) family->config_from_gguf(m, p, blocks, config);
   bool has_output = false;
   for (const GgufTensor& t : h.tensors) has_output |= t.name == "output.weight";
   config["tie_word_embeddings"] = !has_output;

@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "llmcalc/catalog.h"
+#include "llmcalc/model.h"
 
 namespace llmcalc {
 namespace {
@@ -96,8 +97,8 @@ nlohmann::json read_scalar(Cursor& c, uint32_t type) {
   }
 }
 
-// Arrays keep up to 64 leading numeric values (per-layer lists) and their length; long arrays
-// (tokenizer vocabularies) are skipped without storing them.
+// Arrays keep up to kMaxLayers leading numeric values (per-layer lists) and their length; the
+// rest of longer arrays (tokenizer vocabularies and scores) is skipped without storing it.
 nlohmann::json read_array(Cursor& c) {
   uint32_t type = c.scalar<uint32_t>();
   uint64_t length = c.scalar<uint64_t>();
@@ -113,7 +114,7 @@ nlohmann::json read_array(Cursor& c) {
       c.skip(bytes);
     } else if (size == 0) {
       throw Invalid{"gguf_bad_value_type", "Unknown array element type."};
-    } else if (i < 64) {
+    } else if (i < static_cast<uint64_t>(kMaxLayers)) {
       values.push_back(read_scalar(c, type));
     } else {
       c.skip(size * (length - i));

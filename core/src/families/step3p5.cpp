@@ -13,6 +13,7 @@
 
 #include "../arch_config.h"
 #include "../family.h"
+#include "../gguf_metadata.h"
 #include "../tensor_list.h"
 
 namespace llmcalc {
@@ -101,6 +102,43 @@ void add_head_tensors(const std::string& prefix, int layer, TensorList& out) {
   out.add(prefix + "shared_head_head.weight", TensorRole::output, layer, out.arch().hidden, out.arch().vocab);
 }
 
+// Its GGUF (conversion/step3.py Step35Model; src/models/step35.cpp): head_count and head_count_kv
+// per layer (64 full, 96 sliding), sliding_window_pattern over every block (the MTP ones too),
+// leading_dense_block_count dense layers before the MoE ones, the shared expert's width.
+void config_from_gguf(const nlohmann::json& metadata, const std::string& prefix, std::size_t blocks,
+                      nlohmann::json& config) {
+  std::optional<std::vector<double>> pattern = gguf_per_layer(metadata, prefix + "attention.sliding_window_pattern", blocks);
+  std::optional<std::vector<double>> heads = gguf_per_layer(metadata, prefix + "attention.head_count", blocks);
+  std::optional<std::vector<double>> kv_heads = gguf_per_layer(metadata, prefix + "attention.head_count_kv", blocks);
+  if (pattern && heads && kv_heads) {
+    nlohmann::json types = nlohmann::json::array();
+    nlohmann::json sliding = nlohmann::json::object();
+    for (std::size_t i = 0; i < blocks; ++i) {
+      bool swa = (*pattern)[i] != 0;
+      types.push_back(swa ? "sliding_attention" : "full_attention");
+      auto q = static_cast<int64_t>((*heads)[i]);
+      auto kv = static_cast<int64_t>((*kv_heads)[i]);
+      if (swa) {
+        sliding["num_attention_heads"] = q;
+        sliding["num_attention_groups"] = kv;
+      } else {
+        config["num_attention_heads"] = q;
+        config["num_attention_groups"] = kv;
+      }
+    }
+    config["layer_types"] = types;
+    if (!sliding.empty()) config["attention_other_setting"] = sliding;
+  }
+  auto layers = config.value("num_hidden_layers", int64_t{0});
+  auto dense = static_cast<int64_t>(gguf_number(metadata, prefix + "leading_dense_block_count").value_or(0));
+  std::string moe_layers;
+  for (int64_t i = dense; i < layers; ++i) moe_layers += (moe_layers.empty() ? "" : ",") + std::to_string(i);
+  if (config.contains("num_experts")) config["moe_layers_enum"] = moe_layers;
+  if (config.contains("shared_expert_intermediate_size")) {
+    config["share_expert_dim"] = config["shared_expert_intermediate_size"];
+  }
+}
+
 }  // namespace
 
 const FamilyDefinition& step3p5_family() {
@@ -110,6 +148,8 @@ const FamilyDefinition& step3p5_family() {
     f.read_config = read_config;
     f.add_layer_tensors = add_layer_tensors;
     f.add_head_tensors = add_head_tensors;
+    f.gguf_architectures = {"step35"};
+    f.config_from_gguf = config_from_gguf;
     return f;
   }();
   return family;

@@ -1,0 +1,22 @@
+// Internal: reading a GGUF header's metadata (as gguf_reader.cpp stores it: scalars as JSON
+// values, arrays as {"length", "values"} with up to 64 leading values) into config values.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace llmcalc {
+
+/// A numeric value; a per-layer array gives its first element.
+std::optional<double> gguf_number(const nlohmann::json& metadata, const std::string& key);
+
+/// Every element of a per-layer array (a scalar repeated `layers` times), or nothing when the key
+/// is absent or the array was longer than the values the reader keeps.
+std::optional<std::vector<double>> gguf_per_layer(const nlohmann::json& metadata, const std::string& key,
+                                                  std::size_t layers);
+
+}  // namespace llmcalc
