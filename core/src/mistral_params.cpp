@@ -15,9 +15,10 @@ std::optional<nlohmann::json> config_from_mistral_params(const nlohmann::json& p
     return std::nullopt;
   }
   nlohmann::json config = nlohmann::json::object();
+  // Dense models write the MLA keys as null (Devstral 2): absent, as for a key left out.
   auto copy = [&](const char* from, const char* to) {
     auto it = params.find(from);
-    if (it != params.end()) config[to] = *it;
+    if (it != params.end() && !it->is_null()) config[to] = *it;
   };
   copy("dim", "hidden_size");
   copy("n_layers", "num_hidden_layers");
@@ -31,7 +32,7 @@ std::optional<nlohmann::json> config_from_mistral_params(const nlohmann::json& p
   copy("max_position_embeddings", "max_position_embeddings");
   copy("sliding_window", "sliding_window");
   config["tie_word_embeddings"] = params.value("tied_embeddings", false);
-  bool mla = params.contains("kv_lora_rank");
+  bool mla = params.contains("kv_lora_rank") && !params["kv_lora_rank"].is_null();
   for (const char* key : {"q_lora_rank", "kv_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim"}) {
     copy(key, key);
   }

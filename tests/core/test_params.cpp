@@ -1068,3 +1068,19 @@ TEST_CASE("Gemma 4 12B (gemma4_unified) by hand: Gemma 4's text with layer scala
   // The Hub total of google/gemma-4-12B: 11,959,730,224.
   CHECK(m.params.total == 11959730224LL);
 }
+
+TEST_CASE("Devstral 2 123B from its params.json by hand: a dense decoder whose MLA keys are null", "[params][families][mistral_params]") {
+  auto m = catalog_model("devstral-2-123b");
+  // Per layer: q 12,288 x 96 x 128 = 150,994,944, k and v 12,288 x 8 x 128 = 12,582,912 each, o
+  // 150,994,944 (327,155,712); SwiGLU 3 x 12,288 x 28,672 = 1,056,964,608; two norms 24,576.
+  CHECK(m.params.attention == 88 * 327155712LL);
+  CHECK(m.params.mlp_dense == 88 * 1056964608LL);
+  CHECK(m.params.norms == 88 * 24576LL + 12288);
+  // Untied embedding and head 131,072 x 12,288 = 1,610,612,736 each: 125,025,988,608 in all.
+  CHECK(m.params.embedding == 1610612736LL);
+  CHECK(m.params.output_head == 1610612736LL);
+  CHECK(m.params.total == 125025988608LL);
+  REQUIRE(m.layers.size() == 88);
+  CHECK(m.layers[0].attention.kind == llmcalc::AttentionKind::full);
+  CHECK(m.layers[0].attention.n_kv_heads == 8);
+}
