@@ -11,24 +11,28 @@
 namespace llmcalc {
 namespace {
 
+// llama.cpp's file types (llama-quantize names), compared as values in the per-tensor rules.
+enum class Ftype { F32, F16, BF16, Q4_0, Q4_1, Q5_0, Q5_1, Q8_0, Q2_K, Q2_K_S, Q3_K_S, Q3_K_M, Q3_K_L, Q4_K_S, Q4_K_M, Q5_K_S, Q5_K_M, Q6_K, IQ1_S, IQ1_M, IQ2_XXS, IQ2_XS, IQ2_S, IQ2_M, IQ3_XXS, IQ3_XS, IQ3_S, IQ3_M, IQ4_NL, IQ4_XS, TQ1_0, TQ2_0, MXFP4_MOE, other };
+
 struct FileType {
   const char* name;
+  Ftype id;
   const char* default_type;
 };
 
 // llama_model_quantize_impl: default type per ftype.
 const FileType kFileTypes[] = {
-    {"F32", "F32"},         {"F16", "F16"},         {"BF16", "BF16"},
-    {"Q4_0", "Q4_0"},       {"Q4_1", "Q4_1"},       {"Q5_0", "Q5_0"},
-    {"Q5_1", "Q5_1"},       {"Q8_0", "Q8_0"},       {"Q2_K", "Q2_K"},
-    {"Q2_K_S", "Q2_K"},     {"Q3_K_S", "Q3_K"},     {"Q3_K_M", "Q3_K"},
-    {"Q3_K_L", "Q3_K"},     {"Q4_K_S", "Q4_K"},     {"Q4_K_M", "Q4_K"},
-    {"Q5_K_S", "Q5_K"},     {"Q5_K_M", "Q5_K"},     {"Q6_K", "Q6_K"},
-    {"IQ1_S", "IQ1_S"},     {"IQ1_M", "IQ1_M"},     {"IQ2_XXS", "IQ2_XXS"},
-    {"IQ2_XS", "IQ2_XS"},   {"IQ2_S", "IQ2_XS"},    {"IQ2_M", "IQ2_S"},
-    {"IQ3_XXS", "IQ3_XXS"}, {"IQ3_XS", "IQ3_S"},    {"IQ3_S", "IQ3_S"},
-    {"IQ3_M", "IQ3_S"},     {"IQ4_NL", "IQ4_NL"},   {"IQ4_XS", "IQ4_XS"},
-    {"TQ1_0", "TQ1_0"},     {"TQ2_0", "TQ2_0"},     {"MXFP4_MOE", "MXFP4"},
+    {"F32", Ftype::F32, "F32"},         {"F16", Ftype::F16, "F16"},         {"BF16", Ftype::BF16, "BF16"},
+    {"Q4_0", Ftype::Q4_0, "Q4_0"},       {"Q4_1", Ftype::Q4_1, "Q4_1"},       {"Q5_0", Ftype::Q5_0, "Q5_0"},
+    {"Q5_1", Ftype::Q5_1, "Q5_1"},       {"Q8_0", Ftype::Q8_0, "Q8_0"},       {"Q2_K", Ftype::Q2_K, "Q2_K"},
+    {"Q2_K_S", Ftype::Q2_K_S, "Q2_K"},     {"Q3_K_S", Ftype::Q3_K_S, "Q3_K"},     {"Q3_K_M", Ftype::Q3_K_M, "Q3_K"},
+    {"Q3_K_L", Ftype::Q3_K_L, "Q3_K"},     {"Q4_K_S", Ftype::Q4_K_S, "Q4_K"},     {"Q4_K_M", Ftype::Q4_K_M, "Q4_K"},
+    {"Q5_K_S", Ftype::Q5_K_S, "Q5_K"},     {"Q5_K_M", Ftype::Q5_K_M, "Q5_K"},     {"Q6_K", Ftype::Q6_K, "Q6_K"},
+    {"IQ1_S", Ftype::IQ1_S, "IQ1_S"},     {"IQ1_M", Ftype::IQ1_M, "IQ1_M"},     {"IQ2_XXS", Ftype::IQ2_XXS, "IQ2_XXS"},
+    {"IQ2_XS", Ftype::IQ2_XS, "IQ2_XS"},   {"IQ2_S", Ftype::IQ2_S, "IQ2_XS"},    {"IQ2_M", Ftype::IQ2_M, "IQ2_S"},
+    {"IQ3_XXS", Ftype::IQ3_XXS, "IQ3_XXS"}, {"IQ3_XS", Ftype::IQ3_XS, "IQ3_S"},    {"IQ3_S", Ftype::IQ3_S, "IQ3_S"},
+    {"IQ3_M", Ftype::IQ3_M, "IQ3_S"},     {"IQ4_NL", Ftype::IQ4_NL, "IQ4_NL"},   {"IQ4_XS", Ftype::IQ4_XS, "IQ4_XS"},
+    {"TQ1_0", Ftype::TQ1_0, "TQ1_0"},     {"TQ2_0", Ftype::TQ2_0, "TQ2_0"},     {"MXFP4_MOE", Ftype::MXFP4_MOE, "MXFP4"},
 };
 
 // Community variants that keep token_embd and output at Q8_0 (llama-quantize
@@ -38,11 +42,15 @@ const std::map<std::string, std::string> kQ8EdgeVariants = {
     {"Q2_K_L", "Q2_K"}, {"Q3_K_XL", "Q3_K_L"}, {"Q4_K_L", "Q4_K_M"},
     {"Q5_K_L", "Q5_K_M"}, {"Q6_K_L", "Q6_K"}};
 
-bool is(const std::string& ftype, std::initializer_list<const char*> names) {
-  for (const char* name : names) {
-    if (ftype == name) return true;
+Ftype ftype_of(const std::string& name) {
+  for (const FileType& f : kFileTypes) {
+    if (name == f.name) return f.id;
   }
-  return false;
+  return Ftype::other;
+}
+
+bool is(Ftype ftype, std::initializer_list<Ftype> options) {
+  return std::find(options.begin(), options.end(), ftype) != options.end();
 }
 
 // llama-quant.cpp use_more_bits: first and last eighth, and every third layer between.
@@ -66,71 +74,71 @@ bool contains(const std::string& name, const char* part) {
   return name.find(part) != std::string::npos;
 }
 
-std::string choose(const std::string& ftype, const std::string& base_type, const TensorSpec& t,
+std::string choose(Ftype ftype, const std::string& base_type, const TensorSpec& t,
                    QuantState& qs, int64_t n_layers) {
   std::string type = base_type;
   const std::string& name = t.name;
   bool is_output = t.role == TensorRole::output || (!qs.has_output && t.role == TensorRole::token_embd);
-  bool iq_low = is(ftype, {"IQ2_XXS", "IQ2_XS", "IQ1_S", "IQ2_S", "IQ2_M", "IQ1_M"});
+  bool iq_low = is(ftype, {Ftype::IQ2_XXS, Ftype::IQ2_XS, Ftype::IQ1_S, Ftype::IQ2_S, Ftype::IQ2_M, Ftype::IQ1_M});
   if (is_output) {
     const GgmlType* chosen = Catalog::instance().find_ggml_type(type);
-    if (ftype == "MXFP4_MOE" || (chosen && t.ne0 % chosen->block_elements != 0)) return "Q8_0";
-    if (iq_low || ftype == "IQ3_XXS") return "Q5_K";
+    if (ftype == Ftype::MXFP4_MOE || (chosen && t.ne0 % chosen->block_elements != 0)) return "Q8_0";
+    if (iq_low || ftype == Ftype::IQ3_XXS) return "Q5_K";
     return type != "Q8_0" ? "Q6_K" : type;
   }
   // attn_v-like: attn_v, the fused attn_qkv and MLA's attn_kv_b share the attn_v rules.
   bool v_like = t.role == TensorRole::attn_v || t.role == TensorRole::attn_qkv ||
                 t.role == TensorRole::attn_kv_b;
-  if (ftype == "MXFP4_MOE") return t.ne2 > 1 ? "MXFP4" : "Q8_0";
+  if (ftype == Ftype::MXFP4_MOE) return t.ne2 > 1 ? "MXFP4" : "Q8_0";
   // TOKEN_EMBD is token_embd.weight and Gemma's per_layer_token_embd.weight alike.
   if (t.role == TensorRole::token_embd || t.role == TensorRole::per_layer_embd) {
-    if (is(ftype, {"IQ2_XXS", "IQ2_XS", "IQ1_S", "IQ1_M"})) return "Q2_K";
-    if (is(ftype, {"IQ2_S", "IQ2_M", "IQ3_XXS"})) return "IQ3_S";
-    if (is(ftype, {"TQ1_0", "TQ2_0"})) return "Q4_K";
+    if (is(ftype, {Ftype::IQ2_XXS, Ftype::IQ2_XS, Ftype::IQ1_S, Ftype::IQ1_M})) return "Q2_K";
+    if (is(ftype, {Ftype::IQ2_S, Ftype::IQ2_M, Ftype::IQ3_XXS})) return "IQ3_S";
+    if (is(ftype, {Ftype::TQ1_0, Ftype::TQ2_0})) return "Q4_K";
     return type;
   }
   if (iq_low) {
     if (v_like) {
       type = (qs.n_gqa >= 4 || qs.n_expert >= 4) ? "Q4_K"
-             : is(ftype, {"IQ2_S", "IQ2_M"})     ? "IQ3_S"
+             : is(ftype, {Ftype::IQ2_S, Ftype::IQ2_M})     ? "IQ3_S"
                                                   : "Q2_K";
       ++qs.i_attention_wv;
     } else if (qs.n_expert == 8 && contains(name, "attn_k.weight")) {
       type = "Q4_K";
     } else if (contains(name, "ffn_down")) {
-      if (qs.i_ffn_down < qs.n_ffn_down / 8) type = is(ftype, {"IQ2_S", "IQ2_M"}) ? "IQ3_S" : "Q2_K";
+      if (qs.i_ffn_down < qs.n_ffn_down / 8) type = is(ftype, {Ftype::IQ2_S, Ftype::IQ2_M}) ? "IQ3_S" : "Q2_K";
       ++qs.i_ffn_down;
     } else if (contains(name, "attn_output.weight")) {
       if (qs.n_expert == 8) {
         type = "Q5_K";
-      } else if (is(ftype, {"IQ1_S", "IQ1_M"})) {
+      } else if (is(ftype, {Ftype::IQ1_S, Ftype::IQ1_M})) {
         type = "IQ2_XXS";
-      } else if (is(ftype, {"IQ2_S", "IQ2_M"})) {
+      } else if (is(ftype, {Ftype::IQ2_S, Ftype::IQ2_M})) {
         type = "IQ3_S";
       }
     }
     return type;
   }
   if (v_like) {
-    if (ftype == "Q2_K") {
+    if (ftype == Ftype::Q2_K) {
       type = qs.n_gqa >= 4 ? "Q4_K" : "Q3_K";
-    } else if (ftype == "Q2_K_S" && qs.n_gqa >= 4) {
+    } else if (ftype == Ftype::Q2_K_S && qs.n_gqa >= 4) {
       type = "Q4_K";
-    } else if (ftype == "IQ3_XXS") {
+    } else if (ftype == Ftype::IQ3_XXS) {
       type = qs.n_gqa >= 4 ? "Q4_K" : qs.has_imatrix ? "IQ3_XXS" : "IQ3_S";
-    } else if (is(ftype, {"IQ3_XS", "IQ3_S"}) && qs.n_gqa >= 4) {
+    } else if (is(ftype, {Ftype::IQ3_XS, Ftype::IQ3_S}) && qs.n_gqa >= 4) {
       type = "Q4_K";
-    } else if (ftype == "IQ3_M") {
+    } else if (ftype == Ftype::IQ3_M) {
       type = "Q4_K";
-    } else if (ftype == "Q3_K_M") {
+    } else if (ftype == Ftype::Q3_K_M) {
       type = qs.i_attention_wv < 2 ? "Q5_K" : "Q4_K";
-    } else if (ftype == "Q3_K_L") {
+    } else if (ftype == Ftype::Q3_K_L) {
       type = "Q5_K";
-    } else if (is(ftype, {"IQ4_NL", "IQ4_XS"}) && qs.n_gqa >= 4) {
+    } else if (is(ftype, {Ftype::IQ4_NL, Ftype::IQ4_XS}) && qs.n_gqa >= 4) {
       type = "Q5_K";
-    } else if (is(ftype, {"Q4_K_M", "Q5_K_M"}) && use_more_bits(qs.i_attention_wv, qs.n_attention_wv)) {
+    } else if (is(ftype, {Ftype::Q4_K_M, Ftype::Q5_K_M}) && use_more_bits(qs.i_attention_wv, qs.n_attention_wv)) {
       type = "Q6_K";
-    } else if (ftype == "Q4_K_S" && qs.i_attention_wv < 4) {
+    } else if (ftype == Ftype::Q4_K_S && qs.i_attention_wv < 4) {
       type = "Q5_K";
     }
     if (qs.is_70b && (type == "Q3_K" || type == "Q4_K")) type = "Q5_K";
@@ -139,64 +147,63 @@ std::string choose(const std::string& ftype, const std::string& base_type, const
   } else if (contains(name, "attn_k.weight")) {
     if (qs.n_expert == 8) {
       type = "Q8_0";
-    } else if (ftype == "IQ3_XS") {
+    } else if (ftype == Ftype::IQ3_XS) {
       type = "IQ3_XXS";
-    } else if (ftype == "IQ3_XXS") {
+    } else if (ftype == Ftype::IQ3_XXS) {
       type = "IQ2_S";
     }
   } else if (contains(name, "attn_q.weight")) {
-    if (ftype == "IQ3_XS") {
+    if (ftype == Ftype::IQ3_XS) {
       type = "IQ3_XXS";
-    } else if (ftype == "IQ3_XXS") {
+    } else if (ftype == Ftype::IQ3_XXS) {
       type = "IQ2_S";
     }
   } else if (contains(name, "ffn_down")) {
     // With experts, layer_info() reads the layer from the tensor name.
     int64_t i_layer = qs.n_expert > 1 ? t.layer : qs.i_ffn_down;
     int64_t n_layer = qs.n_expert > 1 ? n_layers : qs.n_ffn_down;
-    if (ftype == "Q2_K") {
+    if (ftype == Ftype::Q2_K) {
       type = "Q3_K";
-    } else if (ftype == "Q2_K_S") {
+    } else if (ftype == Ftype::Q2_K_S) {
       if (i_layer < n_layer / 8) type = "Q4_K";
-    } else if (ftype == "IQ3_XXS" && !qs.has_imatrix) {
+    } else if (ftype == Ftype::IQ3_XXS && !qs.has_imatrix) {
       type = i_layer < n_layer / 8 ? "Q4_K" : "Q3_K";
-    } else if (ftype == "Q3_K_M") {
+    } else if (ftype == Ftype::Q3_K_M) {
       type = i_layer < n_layer / 16 ? "Q5_K" : "Q4_K";
-    } else if (ftype == "IQ3_M" &&
+    } else if (ftype == Ftype::IQ3_M &&
                (i_layer < n_layer / 8 || (qs.n_expert == 8 && use_more_bits(i_layer, n_layer)))) {
       type = "Q4_K";
-    } else if (ftype == "Q3_K_L") {
+    } else if (ftype == Ftype::Q3_K_L) {
       type = "Q5_K";
-    } else if (ftype == "Q4_K_M") {
+    } else if (ftype == Ftype::Q4_K_M) {
       if (use_more_bits(i_layer, n_layer)) type = "Q6_K";
-    } else if (i_layer < n_layer / 8 && is(ftype, {"IQ4_NL", "IQ4_XS"}) && !qs.has_imatrix) {
+    } else if (i_layer < n_layer / 8 && is(ftype, {Ftype::IQ4_NL, Ftype::IQ4_XS}) && !qs.has_imatrix) {
       type = "Q5_K";
-    } else if (ftype == "Q5_K_M" && use_more_bits(i_layer, n_layer)) {
+    } else if (ftype == Ftype::Q5_K_M && use_more_bits(i_layer, n_layer)) {
       type = "Q6_K";
-    } else if (ftype == "Q4_K_S" && i_layer < n_layer / 8) {
+    } else if (ftype == Ftype::Q4_K_S && i_layer < n_layer / 8) {
       type = "Q5_K";
-    } else if (is(ftype, {"Q4_0", "Q5_0"}) && qs.has_imatrix && i_layer < n_layer / 8) {
-      type = ftype == "Q4_0" ? "Q4_1" : "Q5_1";
+    } else if (is(ftype, {Ftype::Q4_0, Ftype::Q5_0}) && qs.has_imatrix && i_layer < n_layer / 8) {
+      type = ftype == Ftype::Q4_0 ? "Q4_1" : "Q5_1";
     }
     ++qs.i_ffn_down;
   } else if (contains(name, "attn_output.weight")) {
     if (qs.n_expert == 8) {
-      if (is(ftype, {"Q2_K", "IQ3_XS", "IQ3_XXS", "Q3_K_S", "Q3_K_M", "IQ4_NL", "Q4_K_S",
-                     "Q4_K_M", "IQ3_S", "IQ3_M", "IQ4_XS"})) {
+      if (is(ftype, {Ftype::Q2_K, Ftype::IQ3_XS, Ftype::IQ3_XXS, Ftype::Q3_K_S, Ftype::Q3_K_M, Ftype::IQ4_NL, Ftype::Q4_K_S, Ftype::Q4_K_M, Ftype::IQ3_S, Ftype::IQ3_M, Ftype::IQ4_XS})) {
         type = "Q5_K";
       }
-    } else if (ftype == "Q2_K") {
+    } else if (ftype == Ftype::Q2_K) {
       type = "Q3_K";
-    } else if (ftype == "IQ3_XXS") {
+    } else if (ftype == Ftype::IQ3_XXS) {
       type = "IQ3_S";
-    } else if (ftype == "Q3_K_M") {
+    } else if (ftype == Ftype::Q3_K_M) {
       type = "Q4_K";
-    } else if (ftype == "Q3_K_L") {
+    } else if (ftype == Ftype::Q3_K_L) {
       type = "Q5_K";
-    } else if (ftype == "IQ3_M") {
+    } else if (ftype == Ftype::IQ3_M) {
       type = "Q4_K";
     }
-  } else if ((contains(name, "ffn_gate") || contains(name, "ffn_up")) && ftype == "IQ3_XS") {
+  } else if ((contains(name, "ffn_gate") || contains(name, "ffn_up")) && ftype == Ftype::IQ3_XS) {
     int64_t i_layer = t.layer;
     if (i_layer >= n_layers / 8 && i_layer < 7 * n_layers / 8) type = "IQ3_XXS";
   }
@@ -245,7 +252,8 @@ const std::vector<std::string>& gguf_file_types() {
 bool gguf_requires_imatrix(const std::string& ftype) {
   // llama-quantize refuses these without an importance matrix (IQ1/IQ2/IQ3_XXS destinations and
   // the Q2_K tensors of Q2_K_S), so every such file was made with one.
-  return is(ftype, {"IQ1_S", "IQ1_M", "IQ2_XXS", "IQ2_XS", "IQ2_S", "IQ2_M", "IQ3_XXS", "Q2_K_S"});
+  return is(ftype_of(ftype), {Ftype::IQ1_S, Ftype::IQ1_M, Ftype::IQ2_XXS, Ftype::IQ2_XS, Ftype::IQ2_S,
+                              Ftype::IQ2_M, Ftype::IQ3_XXS, Ftype::Q2_K_S});
 }
 
 std::vector<std::string> gguf_tensor_types(const ModelSpec& model, const std::string& requested,
@@ -274,7 +282,8 @@ std::vector<std::string> gguf_tensor_types(const ModelSpec& model, const std::st
       ++qs.n_attention_wv;
     }
   }
-  bool full_precision = is(ftype, {"F32", "F16", "BF16"});
+  Ftype id = ftype_of(ftype);
+  bool full_precision = is(id, {Ftype::F32, Ftype::F16, Ftype::BF16});
   std::vector<std::string> types;
   types.reserve(model.tensors.size());
   for (const TensorSpec& t : model.tensors) {
@@ -297,7 +306,7 @@ std::vector<std::string> gguf_tensor_types(const ModelSpec& model, const std::st
     std::string type = full_precision ? base_type
                        : mxfp4_experts ? "MXFP4"
                                        : apply_row_fallback(
-                                             choose(ftype, base_type, t, qs, model.n_layers), t.ne0);
+                                             choose(id, base_type, t, qs, model.n_layers), t.ne0);
     bool edge = t.role == TensorRole::token_embd || t.role == TensorRole::output;
     if (q8_edges && edge) type = "Q8_0";
     types.push_back(type);

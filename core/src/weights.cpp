@@ -137,6 +137,7 @@ std::optional<WeightPlan> plan_weights(const ModelSpec& model, const std::string
                           &plan.layer_expert_max_bytes, &plan.layer_dense_max_bytes}) {
     per_layer->assign(static_cast<std::size_t>(model.n_layers), 0);
   }
+  auto storage_total = plan.bytes_by_storage.end();  // the last storage type added to, as tensors run in groups
   auto add = [&](std::size_t index, const std::string& storage, int64_t bytes) {
     const TensorSpec& t = model.tensors[index];
     plan.total_bytes += bytes;
@@ -154,7 +155,10 @@ std::optional<WeightPlan> plan_weights(const ModelSpec& model, const std::string
       plan.active_expert_bytes += active;
     }
     if (is_embedding_table(t)) plan.token_embd_bytes += bytes;
-    plan.bytes_by_storage[storage] += bytes;
+    if (storage_total == plan.bytes_by_storage.end() || storage_total->first != storage) {
+      storage_total = plan.bytes_by_storage.emplace(storage, 0).first;
+    }
+    storage_total->second += bytes;
     // Where the bytes sit: the token embedding apart, per decoder layer (routed experts apart),
     // and what no layer holds (vision, the output layer) with the output layer.
     if (is_embedding_table(t)) return;
@@ -206,9 +210,10 @@ std::optional<WeightPlan> plan_weights(const ModelSpec& model, const std::string
   }
   if (is_gguf_format(format)) {
     std::vector<std::string> types = gguf_tensor_types(model, format, imatrix);
+    const GgmlType* type = nullptr;
     for (std::size_t i = 0; i < model.tensors.size(); ++i) {
       if (types[i].empty()) continue;
-      const GgmlType* type = catalog.find_ggml_type(types[i]);
+      if (!type || type->name != types[i]) type = catalog.find_ggml_type(types[i]);
       const TensorSpec& t = model.tensors[i];
       int64_t blocks = (t.ne0 / type->block_elements) * t.ne1 * t.ne2;
       if (t.part == ModelPart::mtp) {
