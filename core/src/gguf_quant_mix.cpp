@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <map>
+#include <numeric>
 
 #include "llmcalc/catalog.h"
 
@@ -210,8 +211,19 @@ std::string choose(Ftype ftype, const std::string& base_type, const TensorSpec& 
   return type;
 }
 
+// The least common multiple of every ggml type's block: rows of a multiple of it fit any type.
+int64_t common_block_multiple() {
+  static const int64_t multiple = [] {
+    int64_t lcm = 1;
+    for (const GgmlType& type : Catalog::instance().ggml_types()) lcm = std::lcm(lcm, type.block_elements);
+    return lcm;
+  }();
+  return multiple;
+}
+
 // Rows whose length is not a multiple of the block fall back (llama-quant.cpp, after the rules).
 std::string apply_row_fallback(const std::string& type, int64_t ne0) {
+  if (ne0 % common_block_multiple() == 0) return type;
   const Catalog& catalog = Catalog::instance();
   const GgmlType* chosen = catalog.find_ggml_type(type);
   if (!chosen || ne0 % chosen->block_elements == 0) return type;
