@@ -167,33 +167,6 @@ class InventoryBuilder : private TensorList {
     set_part(ModelPart::text);
   }
 
-  void add_attention(const std::string& blk, int i, int64_t kv_heads, AttentionKind kind) {
-    int64_t head_dim = arch_.layer_head_dim(kind);
-    int64_t v_head_dim = arch_.layer_v_head_dim(kind);
-    bool global = kind == AttentionKind::full;
-    int64_t q_out = arch_.n_heads * head_dim * (arch_.attn_output_gate ? 2 : 1);
-    int64_t k_out = kv_heads * head_dim;
-    int64_t v_out = kv_heads * v_head_dim;
-    if (arch_.fused_qkv) {
-      add_linear(blk + "attn_qkv", TensorRole::attn_qkv, i, arch_.hidden, q_out + k_out + v_out,
-                 arch_.qkv_bias);
-    } else {
-      add_linear(blk + "attn_q", TensorRole::attn_q, i, arch_.hidden, q_out, arch_.qkv_bias);
-      add_linear(blk + "attn_k", TensorRole::attn_k, i, arch_.hidden, k_out, arch_.qkv_bias);
-      if (!(global && arch_.k_eq_v)) {
-        add_linear(blk + "attn_v", TensorRole::attn_v, i, arch_.hidden, v_out, arch_.qkv_bias);
-      }
-    }
-    add_linear(blk + "attn_output", TensorRole::attn_output, i, arch_.n_heads * v_head_dim,
-               arch_.hidden, arch_.o_bias);
-    if (arch_.qk_norm) {
-      add_norm(blk + "attn_q_norm", i, arch_.qk_norm_full_width ? arch_.n_heads * head_dim : head_dim);
-      add_norm(blk + "attn_k_norm", i, arch_.qk_norm_full_width ? k_out : head_dim);
-    }
-    if (arch_.attention_sinks) add(blk + "attn_sinks.weight", TensorRole::attn_sinks, i,
-                                   arch_.n_heads, 1);
-  }
-
   // DeepSeek V2/V3 (modeling_deepseek_v3.py DeepseekV3Attention).
   void add_mla(const std::string& blk, int i) {
     int64_t q_head = arch_.qk_nope_head_dim + arch_.qk_rope_head_dim;
@@ -285,22 +258,6 @@ class InventoryBuilder : private TensorList {
     add(blk + "ssm_d", TensorRole::ssm_small, i, arch_.mamba_heads, 1);
     if (arch_.mamba_gated_norm) add(blk + "ssm_norm.weight", TensorRole::norm, i, inner, 1);
     add_linear(blk + "ssm_out", TensorRole::ssm_out, i, inner, arch_.hidden, arch_.mamba_out_bias);
-  }
-
-  // Qwen3-Next gated DeltaNet (modeling_qwen3_next.py Qwen3NextGatedDeltaNet).
-  void add_linear_attention(const std::string& blk, int i) {
-    int64_t key_dim = arch_.linear_k_heads * arch_.linear_k_head_dim;
-    int64_t value_dim = arch_.linear_v_heads * arch_.linear_v_head_dim;
-    add_linear(blk + "ssm_in", TensorRole::ssm_in, i, arch_.hidden, 2 * key_dim + 2 * value_dim,
-               false);
-    add_linear(blk + "ssm_ba", TensorRole::ssm_in, i, arch_.hidden, 2 * arch_.linear_v_heads,
-               false);
-    add(blk + "ssm_conv1d.weight", TensorRole::ssm_conv, i, arch_.linear_conv_kernel,
-        2 * key_dim + value_dim);
-    add(blk + "ssm_dt.bias", TensorRole::ssm_small, i, arch_.linear_v_heads, 1);
-    add(blk + "ssm_a", TensorRole::ssm_small, i, arch_.linear_v_heads, 1);
-    add(blk + "ssm_norm.weight", TensorRole::norm, i, arch_.linear_v_head_dim, 1);
-    add_linear(blk + "ssm_out", TensorRole::ssm_out, i, value_dim, arch_.hidden, false);
   }
 
   // Kimi Delta Attention (fla/layers/kda.py): q, k, v projections each with a depthwise short

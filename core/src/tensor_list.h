@@ -1,5 +1,6 @@
 // Internal: the list a checkpoint's tensors are collected into, with the shapes every family
-// shares (norms with their optional bias, linears, a dense MLP). The generic inventory and the
+// shares (norms with their optional bias, linears, attention, gated DeltaNet, MLPs, experts). The
+// generic inventory and the
 // family files (families/*.cpp) add to it.
 #pragma once
 
@@ -33,6 +34,8 @@ class TensorList {
   // Routed experts (with the router, its score bias, scales and norms where the family has
   // them, a LatentMoE's projections) and the shared expert.
   void add_moe(const std::string& blk, int i);
+  void add_attention(const std::string& blk, int i, int64_t kv_heads, AttentionKind kind);
+  void add_linear_attention(const std::string& blk, int i);
 
   const ArchConfig& arch() const { return arch_; }
   void set_part(ModelPart part) { part_ = part; }
