@@ -1,7 +1,6 @@
 // Internal: the list a checkpoint's tensors are collected into, with the shapes every family
-// shares (norms with their optional bias, linears, attention, gated DeltaNet, MLPs, experts). The
-// generic inventory and the
-// family files (families/*.cpp) add to it.
+// shares (norms with their optional bias, linears, attention, gated DeltaNet, MLPs, experts).
+// The generic inventory and the family files (families/*.cpp) add to it.
 #pragma once
 
 #include <string>
