@@ -241,7 +241,7 @@ void read_vision(const nlohmann::json& config, const std::string& path, ArchConf
   nlohmann::json vision_config = with_defaults(*found);
   const nlohmann::json* it = &vision_config;
   std::string model_type = config.value("model_type", "");
-  if (is_one_of(model_type, {"qwen3_vl", "qwen3_vl_moe", "qwen3_5", "qwen3_5_moe"})) {
+  if (is_one_of(model_type, {"qwen3_vl", "qwen3_vl_moe", "qwen3_5", "qwen3_5_moe", "qwen4_exp"})) {
     read_qwen3_vl_vision(vision_config, json_pointer_append(path, "vision_config"), arch, issues);
     return;
   }

@@ -121,6 +121,8 @@ struct ArchConfig {
   int64_t mtp_layers = 0;
   bool mtp_own_embeddings = true;  // DeepSeek V3 / GLM-4.5 MTP layers store embed and head copies
   bool mtp_shared_head_norm = true;  // a norm before the shared head (not ERNIE 4.5's)
+  bool mtp_eh_proj = true;  // enorm, hnorm and eh_proj fuse the MTP input (else the family's own)
+  bool output_norm = true;  // a final norm before the head (hyper-connection models mix instead)
   int64_t mtp_block_layers = 0;  // Nemotron-H: inner layers of the MTP block (past n_layers)
   int64_t moe_latent = 0;        // Nemotron 3 LatentMoE: the experts' input width (0: hidden)
 

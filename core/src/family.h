@@ -55,5 +55,6 @@ const FamilyDefinition* find_family_of_gguf(const std::string& architecture);
 const FamilyDefinition& deepseek_v4_family();
 const FamilyDefinition& step3p5_family();
 const FamilyDefinition& gemma4_unified_family();
+const FamilyDefinition& qwen4_exp_family();
 
 }  // namespace llmcalc

@@ -18,7 +18,7 @@ class InventoryBuilder : private TensorList {
     add("token_embd.weight", TensorRole::token_embd, -1, arch_.hidden, arch_.vocab);
     if (arch_.ple_width > 0) add_per_layer_embeddings();
     for (int64_t i = 0; i < arch_.n_layers; ++i) add_layer(static_cast<int>(i), ModelPart::text);
-    add("output_norm.weight", TensorRole::norm, -1, arch_.hidden, 1);
+    if (arch_.output_norm) add("output_norm.weight", TensorRole::norm, -1, arch_.hidden, 1);
     if (arch_.attention_residuals) add_attention_residual("output_attn_res", -1);
     if (!arch_.tied) add("output.weight", TensorRole::output, -1, arch_.hidden, arch_.vocab);
     if (arch_.family && arch_.family->add_head_tensors) arch_.family->add_head_tensors("", -1, *this);
@@ -296,10 +296,11 @@ class InventoryBuilder : private TensorList {
       int i = static_cast<int>(arch_.n_layers + m);
       add_layer(i, ModelPart::mtp);
       std::string blk = "blk." + std::to_string(i) + ".";
-      add_norm(blk + "nextn.enorm", i, arch_.hidden);
-      add_norm(blk + "nextn.hnorm", i, arch_.hidden);
-      add(blk + "nextn.eh_proj.weight", TensorRole::nextn_eh_proj, i, 2 * arch_.hidden,
-          arch_.hidden);
+      if (arch_.mtp_eh_proj) {
+        add_norm(blk + "nextn.enorm", i, arch_.hidden);
+        add_norm(blk + "nextn.hnorm", i, arch_.hidden);
+        add(blk + "nextn.eh_proj.weight", TensorRole::nextn_eh_proj, i, 2 * arch_.hidden, arch_.hidden);
+      }
       if (arch_.mtp_shared_head_norm) add_norm(blk + "nextn.shared_head_norm", i, arch_.hidden);
       if (arch_.family && arch_.family->add_head_tensors) arch_.family->add_head_tensors(blk + "nextn.", i, *this);
       // DeepSeek V3 and GLM-4.5 store their own embedding and head copies in the MTP layer

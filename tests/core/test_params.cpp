@@ -78,6 +78,9 @@ int64_t stored_extras(const std::string& id, const llmcalc::ModelSpec& m) {
   // Qwen3-Coder-Next's config declares an MTP layer (as Qwen3-Next's does), but its Hub total is
   // exactly our count without it: the checkpoint does not ship one.
   if (id == "qwen3-coder-next") return -m.params.mtp;
+  // Qwen3.8 Flash-Next stores its n-gram layer's address buffers (layer_multipliers [3],
+  // ngram_heads_vocab_sizes [16], ngram_heads_offsets [16]) as 35 I64 elements.
+  if (id == "qwen3.8-flash-next") return 35;
   return 0;
 }
 
@@ -1083,4 +1086,39 @@ TEST_CASE("Devstral 2 123B from its params.json by hand: a dense decoder whose M
   REQUIRE(m.layers.size() == 88);
   CHECK(m.layers[0].attention.kind == llmcalc::AttentionKind::full);
   CHECK(m.layers[0].attention.n_kv_heads == 8);
+}
+
+TEST_CASE("Qwen3.8 Flash-Next (qwen4_exp) by hand: hyper-connections, n-gram embeddings, indexer, MTP", "[params][families][qwen4_exp]") {
+  auto m = catalog_model("qwen3.8-flash-next");
+  // Each of the 48 layers: two gated residuals over 4 x 2,560 = 10,240 stream values (a norm of
+  // 10,240, a mix down to 320 and up, an injection 4 x 10,240): 2 x 6,604,800 = 13,209,600.
+  // 36 gated DeltaNet layers: qkv 2,560 x (2 x 2,048 + 6,144), z 2,560 x 6,144, b and a 2,560 x 48,
+  // conv 10,240 x 4, dt_bias and A_log 48 each, norm 128, out 6,144 x 2,560 = 57,958,624 (the norm
+  // among the norms). 12 full-attention layers: gated q 2,560 x 12,288, k and v 2,560 x 512, o 6,144
+  // x 2,560, q/k norms 256 each; the indexer 2,560 x (4 + 1) x 128 and two norms of 128.
+  // The gated residuals' mixes (2 x 10,240 x 320 each; 96 of them and the final mixer's) count
+  // with the attention projections, the rest of them with the norms.
+  CHECK(m.params.attention == 12 * (31457280LL + 2 * 1310720 + 15728640 + 1638400) + 97 * 6553600LL);
+  // The DeltaNet layers, and layer 2's dilated depthwise convolution over the streams (10,240 x 4).
+  CHECK(m.params.recurrent == 36 * (57958624LL - 128) + 40960);
+  // Experts on all 48 layers: router 512 x 2,560, 512 experts of 3 x 2,560 x 640, a shared expert
+  // 3 x 2,560 x 640 and its gate 2,560.
+  CHECK(m.params.router == 48 * 1310720LL);
+  CHECK(m.params.experts_routed == 48 * 2516582400LL);
+  CHECK(m.params.experts_shared == 48 * (4915200LL + 2560));
+  // Norms: each gated residual's 10,240 and its injection 4 x 10,240 (96 of them), the final
+  // mixer's 10,240, 36 DeltaNet norms of 128, 12 x (2 x 256 + 2 x 128), the n-gram layer's three
+  // of 10,240 (no final norm, no layer norms).
+  CHECK(m.params.norms == 96 * (10240LL + 40960) + 10240 + 36 * 128 + 12 * 768 + 3 * 10240);
+  // Embedding 248,320 x 2,560 = 635,699,200, untied head as large. Layer 2's n-gram table: 16
+  // heads whose vocabularies are the 16 primes from 20,000,003 to 20,000,171 (320,001,446 rows,
+  // padded to 320,001,536) of 2,560 / 16 = 160 values = 51,200,245,760, plus its key (2,560 x
+  // 10,240) and value (2,560 x 2,560) projections.
+  CHECK(m.params.embedding == 635699200LL + 51200245760LL + 26214400 + 6553600);
+  CHECK(m.params.output_head == 635699200LL);
+  // The published split (search-index file id 68711192417): text 125,743,653,760 + n-gram
+  // 51,200,245,760; MTP 2,607,150,848; vision 448,931,056 (tower and merger).
+  CHECK(m.params.text == 125743653760LL + 51200245760LL);
+  CHECK(m.params.mtp == 2607150848LL);
+  CHECK(m.params.vision + m.params.projector == 448931056LL);
 }
