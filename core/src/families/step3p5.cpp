@@ -9,7 +9,6 @@
 // checkpoint's per-tensor dump (jamesyc/MoEspeedcalc@94c4ef25 models/step-3.5-flash.json).
 #include <algorithm>
 #include <cstdlib>
-#include <sstream>
 
 #include "../arch_config.h"
 #include "../family.h"
@@ -57,19 +56,21 @@ void read_config(const nlohmann::json&, const std::string&, const nlohmann::json
   // moe_layers_enum: comma-separated MoE layer indices; the others (MTP layers too) are dense.
   arch.layer_moe.assign(static_cast<std::size_t>(total), false);
   auto listed = text.find("moe_layers_enum");
-  if (listed != text.end() && listed->is_string()) {
-    std::stringstream entries(listed->get<std::string>());
-    std::string entry;
-    while (std::getline(entries, entry, ',')) {
-      char* end = nullptr;
-      long index = std::strtol(entry.c_str(), &end, 10);
-      if (end == entry.c_str() || index < 0 || index >= total) {
-        reader.issues().error("bad_moe_layers", reader.path_of("moe_layers_enum"),
-                              "moe_layers_enum must list layer indices below the layer count, separated by commas.");
-        return;
-      }
-      arch.layer_moe[static_cast<std::size_t>(index)] = true;
+  if (listed == text.end() || !listed->is_string()) return;
+  const std::string& entries = listed->get_ref<const std::string&>();
+  if (entries.empty()) return;
+  for (std::size_t start = 0; start <= entries.size();) {
+    std::size_t comma = std::min(entries.find(',', start), entries.size());
+    std::string entry = entries.substr(start, comma - start);
+    char* end = nullptr;
+    long index = std::strtol(entry.c_str(), &end, 10);
+    if (end == entry.c_str() || index < 0 || index >= total) {
+      reader.issues().error("bad_moe_layers", reader.path_of("moe_layers_enum"),
+                            "moe_layers_enum must list layer indices below the layer count, separated by commas.");
+      return;
     }
+    arch.layer_moe[static_cast<std::size_t>(index)] = true;
+    start = comma + 1;
   }
 }
 
