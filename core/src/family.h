@@ -27,7 +27,7 @@ struct FamilyDefinition {
                       JsonReader& reader, ArchConfig& arch) = nullptr;
   // Every tensor of decoder layer `layer` (MTP layers included), named "blk.<layer>." + ...
   void (*add_layer_tensors)(const std::string& blk, int layer, TensorList& out) = nullptr;
-  // Tensors beside each output head: after the final norm (prefix "", layer -1) and in each MTP
+  // Tensors beside each output head: after the last layer (prefix "", layer -1) and in each MTP
   // layer (prefix "blk.<layer>.nextn.").
   void (*add_head_tensors)(const std::string& prefix, int layer, TensorList& out) = nullptr;
   // Adjusts the generic geometry of one layer's attention (what its cache and compute hold).
