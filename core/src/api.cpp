@@ -215,7 +215,7 @@ std::string catalog_json() {
     // Listing only: architectures are built when a model is estimated, keeping the first call
     // (page load) cheap.
     for (const CatalogModel& entry : catalog.models()) {
-      const nlohmann::json& r = entry.record;
+      const nlohmann::json& r = entry.record();
       nlohmann::json item = {{"id", entry.id},
                              {"name", r.value("name", entry.id)},
                              {"family", r.value("family", "")},

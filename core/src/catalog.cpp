@@ -19,15 +19,26 @@ const Catalog& Catalog::instance() {
   return catalog;
 }
 
+const nlohmann::json& CatalogModel::record() const {
+  if (!parsed_) parsed_ = nlohmann::json::parse(text);
+  return *parsed_;
+}
+
 Catalog::Catalog() {
   for (const EmbeddedFile& file : embedded_data_files()) {
     std::string path = file.path;
-    nlohmann::json record = nlohmann::json::parse(file.content);
     if (starts_with(path, "models/")) {
-      std::string id = record.at("id").get<std::string>();
+      // data/models/<id>.json: the file is named by its record's id (a catalog test checks it).
+      std::string id = path.substr(7, path.size() - 7 - 5);
       model_index_[id] = models_.size();
-      models_.push_back({id, std::move(record)});
-    } else if (starts_with(path, "devices/")) {
+      CatalogModel model;
+      model.id = id;
+      model.text = file.content;
+      models_.push_back(std::move(model));
+      continue;
+    }
+    nlohmann::json record = nlohmann::json::parse(file.content);
+    if (starts_with(path, "devices/")) {
       if (record.contains("incomplete")) continue;  // a record still missing a core figure
       std::string id = record.at("id").get<std::string>();
       device_index_[id] = devices_.size();

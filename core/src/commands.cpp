@@ -174,7 +174,7 @@ std::string variant_note(const PublishedRepo& repo, Language lang) {
 
 nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) {
   const CatalogModel* entry = Catalog::instance().find_model(s.model_id);
-  nlohmann::json record = entry ? entry->record : nlohmann::json::object();
+  nlohmann::json record = entry ? entry->record() : nlohmann::json::object();
   // A custom model fetched from the Hub: a checkpoint repository serves vLLM, SGLang and MLX; a
   // GGUF file llama.cpp and Ollama.
   std::optional<PublishedRepo> hub_gguf = entry ? std::nullopt : hub_gguf_repo(s);

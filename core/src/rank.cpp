@@ -21,7 +21,7 @@ namespace {
 
 nlohmann::json row_json(const Scenario& s, const ModelSpec& model, const CatalogModel& entry,
                         const Evaluation& e) {
-  const nlohmann::json& r = entry.record;
+  const nlohmann::json& r = entry.record();
   auto text = [&](const char* key) {
     auto it = r.find(key);
     return it != r.end() && it->is_string() ? *it : nlohmann::json(nullptr);
@@ -123,7 +123,7 @@ nlohmann::json rank_models(const nlohmann::json& request, Issues& issues) {
     if (!spec) continue;
     Scenario& s = *base;  // reused: the model itself is passed by reference, never copied
     s.model_id = entry.id;
-    s.model_name = entry.record.value("name", entry.id);
+    s.model_name = entry.record().value("name", entry.id);
     s.context_tokens = std::min(requested_context, spec->max_context_tokens);
     s.prompt_tokens = std::min(requested_prompt, s.context_tokens);
     nlohmann::json chosen = nullptr;

@@ -96,7 +96,7 @@ bool resolve_model(const nlohmann::json& request, Scenario& s, Issues& issues) {
                  "No model with id '" + s.model_id.substr(0, 60) + "' in the catalog.");
     return false;
   }
-  s.model_name = entry->record.value("name", s.model_id);
+  s.model_name = entry->record().value("name", s.model_id);
   const ModelSpec* built = catalog_model_spec(s.model_id, issues);
   if (!built) return false;
   s.model = *built;
@@ -134,7 +134,7 @@ bool valid_repo_path(const std::string& path) {
 void apply_published_format(Scenario& s, Issues& issues) {
   const CatalogModel* entry = Catalog::instance().find_model(s.model_id);
   if (!entry || rules_format_for(s.weights).empty()) return;
-  std::optional<PublishedFormat> published = published_format(entry->record, s.weights);
+  std::optional<PublishedFormat> published = published_format(entry->record(), s.weights);
   if (!published) {
     issues.error("unpublished_format", "/weights",
                  s.weights.substr(0, 32) + " is sized from a published file, and none is known for this model.");

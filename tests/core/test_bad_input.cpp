@@ -177,19 +177,19 @@ TEST_CASE("A device list, machines, network or parallel layout that cannot be is
 TEST_CASE("Family files refuse their own bad keys at their paths", "[bad_input][config][families]") {
   // Step-3.5 Flash: moe_layers_enum lists layer indices; Qwen3.8 Flash-Next: ple_layer_ids are
   // one-based layer numbers; DeepSeek V4: compress_ratios are 0, 4 or 128.
-  auto step = llmcalc::Catalog::instance().find_model("step-3.5-flash")->record["config"];
+  auto step = llmcalc::Catalog::instance().find_model("step-3.5-flash")->record()["config"];
   step["moe_layers_enum"] = "3,4,x";
   auto issue = first_error(step);
   CHECK(issue["code"] == "bad_moe_layers");
   CHECK(issue["path"] == "/model/moe_layers_enum");
   step["moe_layers_enum"] = "3,999";
   CHECK(first_error(step)["code"] == "bad_moe_layers");
-  auto qwen = llmcalc::Catalog::instance().find_model("qwen3.8-flash-next")->record["config"];
+  auto qwen = llmcalc::Catalog::instance().find_model("qwen3.8-flash-next")->record()["config"];
   qwen["text_config"]["ple_layer_ids"] = {0};
   issue = first_error(qwen);
   CHECK(issue["code"] == "bad_ple_layer");
   CHECK(issue["path"] == "/model/text_config/ple_layer_ids");
-  auto v4 = llmcalc::Catalog::instance().find_model("deepseek-v4-flash")->record["config"];
+  auto v4 = llmcalc::Catalog::instance().find_model("deepseek-v4-flash")->record()["config"];
   v4["compress_ratios"][5] = 7;
   CHECK(first_error(v4)["code"] == "bad_compress_ratio");
 }

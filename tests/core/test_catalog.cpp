@@ -22,8 +22,10 @@ TEST_CASE("Model records: kebab-case ids, sources, configs that build", "[catalo
     INFO(entry.id);
     CHECK(std::regex_match(entry.id, kKebab));
     CHECK(ids.insert(entry.id).second);
-    CHECK(entry.record.value("source", "").rfind("https://", 0) == 0);
-    CHECK_FALSE(entry.record.value("name", "").empty());
+    CHECK(entry.record().value("source", "").rfind("https://", 0) == 0);
+    CHECK_FALSE(entry.record().value("name", "").empty());
+    // The catalog reads a model's id from its file name, data/models/<id>.json.
+    CHECK(entry.record().at("id") == entry.id);
     llmcalc::Issues issues;
     auto model = llmcalc::build_model(entry.config(), "/model", issues);
     REQUIRE(model);

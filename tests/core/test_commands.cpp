@@ -132,7 +132,7 @@ TEST_CASE("Catalog commands download what they run: -hf, hf.co and mlx-community
   int models = 0;
   for (const auto& entry : llmcalc::Catalog::instance().models()) {
     ++models;
-    const auto& record = entry.record;
+    const auto& record = entry.record();
     if (!record.contains("gguf_repos")) continue;
     ++with_repo;
     auto c = commands_for({{"model", entry.id}, {"weights", "Q4_K_M"}, {"hardware", "h200-sxm"}});

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -10,10 +11,16 @@
 
 namespace llmcalc {
 
+// A data/models/<id>.json record, parsed when first read (the first estimate needs one model, not
+// all of them).
 struct CatalogModel {
   std::string id;
-  nlohmann::json record;  // the whole data/models/<id>.json record
-  const nlohmann::json& config() const { return record.at("config"); }
+  const char* text = nullptr;  // the embedded JSON text
+  const nlohmann::json& record() const;
+  const nlohmann::json& config() const { return record().at("config"); }
+
+ private:
+  mutable std::optional<nlohmann::json> parsed_;
 };
 
 struct CatalogDevice {
