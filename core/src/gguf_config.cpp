@@ -123,6 +123,37 @@ void nemotron_h_config(const nlohmann::json& m, const std::string& p, std::size_
   copy_ssm(m, p, {"conv_kernel", "ssm_state_size", "n_groups", "mamba_num_heads", "mamba_head_dim"}, config);
 }
 
+// DeepSeek V2/V3 and their MLA kin (src/models/deepseek2.cpp): since llama.cpp stores MLA as one
+// K-only head, key_length / value_length are the latent's (576 / 512) and the per-head widths are
+// key_length_mla / value_length_mla (older files give them as key_length / value_length);
+// rope.dimension_count is the decoupled RoPE width, expert_shared_count the shared experts.
+void deepseek2_config(const nlohmann::json& m, const std::string& p, nlohmann::json& config) {
+  std::optional<double> rope = gguf_number(m, p + "rope.dimension_count");
+  std::optional<double> key = gguf_number(m, p + "attention.key_length_mla");
+  std::optional<double> value = gguf_number(m, p + "attention.value_length_mla");
+  if (!key) key = gguf_number(m, p + "attention.key_length");
+  if (!value) value = gguf_number(m, p + "attention.value_length");
+  if (rope && key && *key > *rope) {
+    config["qk_rope_head_dim"] = static_cast<int64_t>(*rope);
+    config["qk_nope_head_dim"] = static_cast<int64_t>(*key - *rope);
+  }
+  if (value) config["v_head_dim"] = static_cast<int64_t>(*value);
+  copy_number(m, p + "expert_shared_count", config, "n_shared_experts");
+}
+
+// gpt-oss (src/models/openai-moe.cpp at b10256): sliding-window layers in a period of
+// sliding_window_pattern (default 2), every layer but the period's last one sliding
+// (llama_hparams::set_swa_pattern): 0, 2, 4, ... slide.
+void gpt_oss_config(const nlohmann::json& m, const std::string& p, std::size_t layers, nlohmann::json& config) {
+  auto period = static_cast<std::size_t>(gguf_number(m, p + "attention.sliding_window_pattern").value_or(2));
+  nlohmann::json types = nlohmann::json::array();
+  for (std::size_t i = 0; i < layers; ++i) {
+    bool sliding = period == 0 || i % period < period - 1;
+    types.push_back(sliding ? "sliding_attention" : "full_attention");
+  }
+  config["layer_types"] = types;
+}
+
 // LFM2 (conversion/lfm2.py; src/models/lfm2.cpp): head_count_kv is 0 on the short-convolution
 // layers; their cache is shortconv.l_cache - 1 inputs.
 void lfm2_config(const nlohmann::json& m, const std::string& p, std::size_t layers, nlohmann::json& config) {
@@ -189,6 +220,8 @@ nlohmann::json synthesize_config(const GgufHeader& h) {
   if (arch == "qwen35" || arch == "qwen35moe" || arch == "qwen3next") qwen3_next_config(m, p, config);
   if (arch == "nemotron_h" || arch == "nemotron_h_moe") nemotron_h_config(m, p, blocks, config);
   if (arch == "lfm2" || arch == "lfm2moe") lfm2_config(m, p, blocks, config);
+  if (arch == "deepseek2") deepseek2_config(m, p, config);
+  if (arch == "gpt-oss") gpt_oss_config(m, p, blocks - std::min(blocks, nextn), config);
   if (family && family->config_from_gguf) family->config_from_gguf(m, p, blocks, config);
   bool has_output = false;
   for (const GgufTensor& t : h.tensors) has_output |= t.name == "output.weight";

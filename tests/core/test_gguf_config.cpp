@@ -269,3 +269,59 @@ TEST_CASE("GGUF metadata: Nemotron-H blocks from their KV-head and FFN arrays", 
   CHECK(from_file["full_attention_bytes"] == 384 * kMiB);
   CHECK(from_file["state_bytes"] == 4 * 23 * (3 * (4096 + 2 * 8 * 128) + 128 * 4096) * 4);
 }
+
+TEST_CASE("GGUF metadata: DeepSeek V3's MLA widths and gpt-oss's alternating windows", "[gguf][gguf_config][deepseek2][gpt_oss]") {
+  // unsloth's DeepSeek-V3-0324 GGUF as a loader printed it (search-index file id 17707504965):
+  // key_length 576 / value_length 512 (the K-only latent), key_length_mla 192, value_length_mla
+  // 128, rope.dimension_count 64, kv_lora_rank 512, 256 experts and one shared.
+  Metadata deepseek;
+  deepseek.text("general.architecture", "deepseek2")
+      .u32("deepseek2.block_count", 61)
+      .u32("deepseek2.context_length", 163840)
+      .u32("deepseek2.embedding_length", 7168)
+      .u32("deepseek2.feed_forward_length", 18432)
+      .u32("deepseek2.attention.head_count", 128)
+      .u32("deepseek2.attention.head_count_kv", 1)
+      .u32("deepseek2.expert_used_count", 8)
+      .u32("deepseek2.leading_dense_block_count", 3)
+      .u32("deepseek2.vocab_size", 129280)
+      .u32("deepseek2.attention.q_lora_rank", 1536)
+      .u32("deepseek2.attention.kv_lora_rank", 512)
+      .u32("deepseek2.attention.key_length", 576)
+      .u32("deepseek2.attention.value_length", 512)
+      .u32("deepseek2.attention.key_length_mla", 192)
+      .u32("deepseek2.attention.value_length_mla", 128)
+      .u32("deepseek2.expert_feed_forward_length", 2048)
+      .u32("deepseek2.expert_count", 256)
+      .u32("deepseek2.expert_shared_count", 1)
+      .u32("deepseek2.rope.dimension_count", 64);
+  nlohmann::json request = {{"context_tokens", 65536}, {"batch", 1}};
+  nlohmann::json from_file = kv_of(config_of(deepseek), request);
+  // test_memory.cpp's hand case: 61 layers x (512 + 64) x 2 B x 65,536 cells.
+  CHECK(from_file["latent_bytes"] == 4605345792LL);
+  CHECK(from_file == kv_of("deepseek-v3", request));
+
+  // gpt-oss-20b's header (a loader dump, search-index file id 32713047379): sliding_window 128,
+  // 64 heads, 8 KV heads of 64, no pattern key: llama.cpp's period of 2, even layers sliding.
+  Metadata oss;
+  oss.text("general.architecture", "gpt-oss")
+      .u32("gpt-oss.block_count", 24)
+      .u32("gpt-oss.context_length", 131072)
+      .u32("gpt-oss.embedding_length", 2880)
+      .u32("gpt-oss.feed_forward_length", 2880)
+      .u32("gpt-oss.attention.head_count", 64)
+      .u32("gpt-oss.attention.head_count_kv", 8)
+      .u32("gpt-oss.expert_count", 32)
+      .u32("gpt-oss.expert_used_count", 4)
+      .u32("gpt-oss.attention.key_length", 64)
+      .u32("gpt-oss.attention.value_length", 64)
+      .u32("gpt-oss.attention.sliding_window", 128)
+      .u32("gpt-oss.expert_feed_forward_length", 2880)
+      .u32("gpt-oss.vocab_size", 201088);
+  nlohmann::json oss_kv = kv_of(config_of(oss), request);
+  // 12 full layers x 8 x (64 + 64) x 2 B x 65,536 = 1,610,612,736; 12 sliding layers keep
+  // pad256(128 x 4 + 512) = 1,024 cells of 2,048 B (llama-server's 4 automatic slots).
+  CHECK(oss_kv["full_attention_bytes"] == 1610612736LL);
+  CHECK(oss_kv["windowed_bytes"] == 12 * 2048LL * 1024);
+  CHECK(oss_kv == kv_of("gpt-oss-20b", request));
+}
