@@ -23,7 +23,8 @@ const std::map<std::string, std::string> kArchitectures = {
     {"command-r", "cohere"},  {"granite", "granite"},     {"olmo2", "olmo2"},
     {"mistral3", "mistral"},  {"gemma4", "gemma4"},       {"qwen35", "qwen3_next"},
     {"qwen35moe", "qwen3_next"}, {"qwen3next", "qwen3_next"}, {"nemotron_h", "nemotron_h"},
-    {"nemotron_h_moe", "nemotron_h"}, {"lfm2", "lfm2"},   {"lfm2moe", "lfm2_moe"}};
+    {"nemotron_h_moe", "nemotron_h"}, {"lfm2", "lfm2"},   {"lfm2moe", "lfm2_moe"},
+    {"granitehybrid", "granitemoehybrid"}};
 
 const nlohmann::json* find(const nlohmann::json& metadata, const std::string& key) {
   auto it = metadata.find(key);
@@ -121,6 +122,27 @@ void nemotron_h_config(const nlohmann::json& m, const std::string& p, std::size_
   }
   copy_number(m, p + "attention.key_length", config, "attention_head_dim");
   copy_ssm(m, p, {"conv_kernel", "ssm_state_size", "n_groups", "mamba_num_heads", "mamba_head_dim"}, config);
+}
+
+// Granite 4.0 H (conversion/granite.py GraniteHybridModel): head_count_kv is 0 on the Mamba2
+// layers; ssm.inner_size is mamba_expand x hidden, ssm.time_step_rank the mixer's heads.
+void granite_hybrid_config(const nlohmann::json& m, const std::string& p, std::size_t layers, nlohmann::json& config) {
+  if (std::optional<std::vector<double>> kv = gguf_per_layer(m, p + "attention.head_count_kv", layers)) {
+    nlohmann::json types = nlohmann::json::array();
+    for (std::size_t i = 0; i < layers; ++i) {
+      types.push_back((*kv)[i] > 0 ? "attention" : "mamba");
+      if ((*kv)[i] > 0) config["num_key_value_heads"] = static_cast<int64_t>((*kv)[i]);
+    }
+    config["layer_types"] = types;
+  }
+  copy_number(m, p + "ssm.conv_kernel", config, "mamba_d_conv");
+  copy_number(m, p + "ssm.state_size", config, "mamba_d_state");
+  copy_number(m, p + "ssm.group_count", config, "mamba_n_groups");
+  copy_number(m, p + "ssm.time_step_rank", config, "mamba_n_heads");
+  std::optional<double> inner = gguf_number(m, p + "ssm.inner_size");
+  std::optional<double> hidden = gguf_number(m, p + "embedding_length");
+  if (inner && hidden && *hidden > 0) config["mamba_expand"] = static_cast<int64_t>(*inner / *hidden);
+  copy_number(m, p + "expert_shared_feed_forward_length", config, "shared_intermediate_size");
 }
 
 // DeepSeek V2/V3 and their MLA kin (src/models/deepseek2.cpp): since llama.cpp stores MLA as one
@@ -221,6 +243,7 @@ nlohmann::json synthesize_config(const GgufHeader& h) {
   if (arch == "nemotron_h" || arch == "nemotron_h_moe") nemotron_h_config(m, p, blocks, config);
   if (arch == "lfm2" || arch == "lfm2moe") lfm2_config(m, p, blocks, config);
   if (arch == "deepseek2") deepseek2_config(m, p, config);
+  if (arch == "granitehybrid") granite_hybrid_config(m, p, blocks, config);
   if (arch == "gpt-oss") gpt_oss_config(m, p, blocks - std::min(blocks, nextn), config);
   if (family && family->config_from_gguf) family->config_from_gguf(m, p, blocks, config);
   bool has_output = false;

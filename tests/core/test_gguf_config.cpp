@@ -325,3 +325,37 @@ TEST_CASE("GGUF metadata: DeepSeek V3's MLA widths and gpt-oss's alternating win
   CHECK(oss_kv["windowed_bytes"] == 12 * 2048LL * 1024);
   CHECK(oss_kv == kv_of("gpt-oss-20b", request));
 }
+
+TEST_CASE("GGUF metadata: Granite 4.0 H's Mamba2 layers where head_count_kv is 0", "[gguf][gguf_config][granitemoehybrid]") {
+  // A header as conversion/granite.py (GraniteHybridModel) writes it for granite-4.0-h-small:
+  // head_count_kv 8 on the attention layers (5, 15, 25, 35) and 0 elsewhere, ssm.inner_size =
+  // mamba_expand x hidden = 8,192, ssm.time_step_rank = the mixer's 128 heads.
+  std::vector<int32_t> kv(40, 0);
+  for (int layer : {5, 15, 25, 35}) kv[static_cast<std::size_t>(layer)] = 8;
+  Metadata m;
+  m.text("general.architecture", "granitehybrid")
+      .u32("granitehybrid.block_count", 40)
+      .u32("granitehybrid.context_length", 131072)
+      .u32("granitehybrid.embedding_length", 4096)
+      .u32("granitehybrid.attention.head_count", 32)
+      .i32s("granitehybrid.attention.head_count_kv", kv)
+      .u32("granitehybrid.expert_count", 72)
+      .u32("granitehybrid.expert_used_count", 10)
+      .u32("granitehybrid.expert_feed_forward_length", 768)
+      .u32("granitehybrid.expert_shared_feed_forward_length", 1536)
+      .u32("granitehybrid.ssm.conv_kernel", 4)
+      .u32("granitehybrid.ssm.state_size", 128)
+      .u32("granitehybrid.ssm.group_count", 1)
+      .u32("granitehybrid.ssm.inner_size", 8192)
+      .u32("granitehybrid.ssm.time_step_rank", 128)
+      .u32("granitehybrid.vocab_size", 100352);
+  nlohmann::json config = config_of(m);
+  CHECK(config["model_type"] == "granitemoehybrid");
+  nlohmann::json request = {{"context_tokens", 32768}, {"batch", 1}};
+  nlohmann::json from_file = kv_of(config, request);
+  // By hand: 4 attention layers x 8 x 128 x 2 x 2 B x 32,768 cells = 512 MiB; 36 Mamba2 mixers x
+  // ((4 - 1) x (8,192 + 2 x 1 x 128) + 8,192 x 128) x 4 B for each of the 4 automatic slots.
+  CHECK(from_file["full_attention_bytes"] == 512 * kMiB);
+  CHECK(from_file["state_bytes"] == 4 * 36 * (3 * (8192 + 256) + 8192 * 128) * 4LL);
+  CHECK(from_file == kv_of("granite-4.0-h-small", request));
+}
