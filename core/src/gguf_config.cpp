@@ -89,6 +89,20 @@ void copy_ssm(const nlohmann::json& m, const std::string& p, const SsmKeys& keys
   if (inner && heads && *heads > 0) config[keys.head_dim] = static_cast<int64_t>(*inner / *heads);
 }
 
+// layer_types from a per-layer head_count_kv: `other` where it is 0 (a recurrent or convolution
+// layer), `attention` elsewhere, whose KV heads become num_key_value_heads.
+void kinds_from_kv_heads(const nlohmann::json& m, const std::string& p, std::size_t layers, const char* attention,
+                         const char* other, nlohmann::json& config) {
+  std::optional<std::vector<double>> kv = gguf_per_layer(m, p + "attention.head_count_kv", layers);
+  if (!kv) return;
+  nlohmann::json types = nlohmann::json::array();
+  for (std::size_t i = 0; i < layers; ++i) {
+    types.push_back((*kv)[i] > 0 ? attention : other);
+    if ((*kv)[i] > 0) config["num_key_value_heads"] = static_cast<int64_t>((*kv)[i]);
+  }
+  config["layer_types"] = types;
+}
+
 // Qwen3.5 / 3.6 and Qwen3-Next (conversion/qwen.py Qwen3NextModel): gated DeltaNet widths from the
 // ssm keys, a full-attention layer every full_attention_interval layers.
 void qwen3_next_config(const nlohmann::json& m, const std::string& p, nlohmann::json& config) {
@@ -127,18 +141,8 @@ void nemotron_h_config(const nlohmann::json& m, const std::string& p, std::size_
 // Granite 4.0 H (conversion/granite.py GraniteHybridModel): head_count_kv is 0 on the Mamba2
 // layers; ssm.inner_size is mamba_expand x hidden, ssm.time_step_rank the mixer's heads.
 void granite_hybrid_config(const nlohmann::json& m, const std::string& p, std::size_t layers, nlohmann::json& config) {
-  if (std::optional<std::vector<double>> kv = gguf_per_layer(m, p + "attention.head_count_kv", layers)) {
-    nlohmann::json types = nlohmann::json::array();
-    for (std::size_t i = 0; i < layers; ++i) {
-      types.push_back((*kv)[i] > 0 ? "attention" : "mamba");
-      if ((*kv)[i] > 0) config["num_key_value_heads"] = static_cast<int64_t>((*kv)[i]);
-    }
-    config["layer_types"] = types;
-  }
-  copy_number(m, p + "ssm.conv_kernel", config, "mamba_d_conv");
-  copy_number(m, p + "ssm.state_size", config, "mamba_d_state");
-  copy_number(m, p + "ssm.group_count", config, "mamba_n_groups");
-  copy_number(m, p + "ssm.time_step_rank", config, "mamba_n_heads");
+  kinds_from_kv_heads(m, p, layers, "attention", "mamba", config);
+  copy_ssm(m, p, {"mamba_d_conv", "mamba_d_state", "mamba_n_groups", "mamba_n_heads", "mamba_d_head"}, config);
   std::optional<double> inner = gguf_number(m, p + "ssm.inner_size");
   std::optional<double> hidden = gguf_number(m, p + "embedding_length");
   if (inner && hidden && *hidden > 0) config["mamba_expand"] = static_cast<int64_t>(*inner / *hidden);
@@ -179,14 +183,7 @@ void gpt_oss_config(const nlohmann::json& m, const std::string& p, std::size_t l
 // LFM2 (conversion/lfm2.py; src/models/lfm2.cpp): head_count_kv is 0 on the short-convolution
 // layers; their cache is shortconv.l_cache - 1 inputs.
 void lfm2_config(const nlohmann::json& m, const std::string& p, std::size_t layers, nlohmann::json& config) {
-  if (std::optional<std::vector<double>> kv = gguf_per_layer(m, p + "attention.head_count_kv", layers)) {
-    nlohmann::json types = nlohmann::json::array();
-    for (std::size_t i = 0; i < layers; ++i) {
-      types.push_back((*kv)[i] > 0 ? "full_attention" : "conv");
-      if ((*kv)[i] > 0) config["num_key_value_heads"] = static_cast<int64_t>((*kv)[i]);
-    }
-    config["layer_types"] = types;
-  }
+  kinds_from_kv_heads(m, p, layers, "full_attention", "conv", config);
   copy_number(m, p + "shortconv.l_cache", config, "conv_L_cache");
 }
 
