@@ -182,6 +182,10 @@ struct ArchConfig {
 
   // Sizes only a family file (families/*.cpp) reads, by config key.
   std::map<std::string, int64_t> family_sizes;
+  int64_t family_size(const std::string& key) const {
+    auto found = family_sizes.find(key);
+    return found == family_sizes.end() ? 0 : found->second;
+  }
 
   std::optional<VisionConfig> vision;
   std::optional<AudioConfig> audio;

@@ -1,4 +1,4 @@
-// Parses the embedded data/ files into the catalog, once.
+// Reads the embedded data/ files into the catalog, once; a model's record is parsed when first read.
 #include "llmcalc/catalog.h"
 
 #include <stdexcept>
@@ -29,7 +29,9 @@ Catalog::Catalog() {
     std::string path = file.path;
     if (starts_with(path, "models/")) {
       // data/models/<id>.json: the file is named by its record's id (a catalog test checks it).
-      std::string id = path.substr(7, path.size() - 7 - 5);
+      const std::size_t prefix = std::string("models/").size();
+      const std::size_t suffix = std::string(".json").size();
+      std::string id = path.substr(prefix, path.size() - prefix - suffix);
       model_index_[id] = models_.size();
       CatalogModel model;
       model.id = id;

@@ -115,7 +115,8 @@ double sglang_bytes_per_full_token(const ModelSpec& model, int64_t first, int64_
     }
   }
   // The window pool counts every compress_ratios entry, the MTP layer's included.
-  double row = last > first ? static_cast<double>(ds_mla_row(model.layers[static_cast<std::size_t>(first)].attention)) : 0;
+  double row = 0;
+  if (last > first) row = static_cast<double>(ds_mla_row(model.layers[static_cast<std::size_t>(first)].attention));
   return bytes + kSglangWindowRatio * row * static_cast<double>(entries);
 }
 

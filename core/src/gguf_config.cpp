@@ -35,7 +35,8 @@ const nlohmann::json* find(const nlohmann::json& metadata, const std::string& ke
 void copy_number(const nlohmann::json& metadata, const std::string& key, nlohmann::json& config,
                  const char* target) {
   if (std::optional<double> value = gguf_number(metadata, key)) {
-    config[target] = std::floor(*value) == *value ? nlohmann::json(static_cast<int64_t>(*value)) : nlohmann::json(*value);
+    bool whole = std::floor(*value) == *value;
+    config[target] = whole ? nlohmann::json(static_cast<int64_t>(*value)) : nlohmann::json(*value);
   }
 }
 

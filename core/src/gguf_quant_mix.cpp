@@ -13,7 +13,11 @@ namespace llmcalc {
 namespace {
 
 // llama.cpp's file types (llama-quantize names), compared as values in the per-tensor rules.
-enum class Ftype { F32, F16, BF16, Q4_0, Q4_1, Q5_0, Q5_1, Q8_0, Q2_K, Q2_K_S, Q3_K_S, Q3_K_M, Q3_K_L, Q4_K_S, Q4_K_M, Q5_K_S, Q5_K_M, Q6_K, IQ1_S, IQ1_M, IQ2_XXS, IQ2_XS, IQ2_S, IQ2_M, IQ3_XXS, IQ3_XS, IQ3_S, IQ3_M, IQ4_NL, IQ4_XS, TQ1_0, TQ2_0, MXFP4_MOE, other };
+enum class Ftype {
+  F32, F16, BF16, Q4_0, Q4_1, Q5_0, Q5_1, Q8_0, Q2_K, Q2_K_S, Q3_K_S, Q3_K_M, Q3_K_L, Q4_K_S, Q4_K_M,
+  Q5_K_S, Q5_K_M, Q6_K, IQ1_S, IQ1_M, IQ2_XXS, IQ2_XS, IQ2_S, IQ2_M, IQ3_XXS, IQ3_XS, IQ3_S, IQ3_M,
+  IQ4_NL, IQ4_XS, TQ1_0, TQ2_0, MXFP4_MOE, other
+};
 
 struct FileType {
   const char* name;
@@ -23,17 +27,23 @@ struct FileType {
 
 // llama_model_quantize_impl: default type per ftype.
 const FileType kFileTypes[] = {
-    {"F32", Ftype::F32, "F32"},         {"F16", Ftype::F16, "F16"},         {"BF16", Ftype::BF16, "BF16"},
-    {"Q4_0", Ftype::Q4_0, "Q4_0"},       {"Q4_1", Ftype::Q4_1, "Q4_1"},       {"Q5_0", Ftype::Q5_0, "Q5_0"},
-    {"Q5_1", Ftype::Q5_1, "Q5_1"},       {"Q8_0", Ftype::Q8_0, "Q8_0"},       {"Q2_K", Ftype::Q2_K, "Q2_K"},
-    {"Q2_K_S", Ftype::Q2_K_S, "Q2_K"},     {"Q3_K_S", Ftype::Q3_K_S, "Q3_K"},     {"Q3_K_M", Ftype::Q3_K_M, "Q3_K"},
-    {"Q3_K_L", Ftype::Q3_K_L, "Q3_K"},     {"Q4_K_S", Ftype::Q4_K_S, "Q4_K"},     {"Q4_K_M", Ftype::Q4_K_M, "Q4_K"},
-    {"Q5_K_S", Ftype::Q5_K_S, "Q5_K"},     {"Q5_K_M", Ftype::Q5_K_M, "Q5_K"},     {"Q6_K", Ftype::Q6_K, "Q6_K"},
-    {"IQ1_S", Ftype::IQ1_S, "IQ1_S"},     {"IQ1_M", Ftype::IQ1_M, "IQ1_M"},     {"IQ2_XXS", Ftype::IQ2_XXS, "IQ2_XXS"},
-    {"IQ2_XS", Ftype::IQ2_XS, "IQ2_XS"},   {"IQ2_S", Ftype::IQ2_S, "IQ2_XS"},    {"IQ2_M", Ftype::IQ2_M, "IQ2_S"},
-    {"IQ3_XXS", Ftype::IQ3_XXS, "IQ3_XXS"}, {"IQ3_XS", Ftype::IQ3_XS, "IQ3_S"},    {"IQ3_S", Ftype::IQ3_S, "IQ3_S"},
-    {"IQ3_M", Ftype::IQ3_M, "IQ3_S"},     {"IQ4_NL", Ftype::IQ4_NL, "IQ4_NL"},   {"IQ4_XS", Ftype::IQ4_XS, "IQ4_XS"},
-    {"TQ1_0", Ftype::TQ1_0, "TQ1_0"},     {"TQ2_0", Ftype::TQ2_0, "TQ2_0"},     {"MXFP4_MOE", Ftype::MXFP4_MOE, "MXFP4"},
+    {"F32", Ftype::F32, "F32"},               {"F16", Ftype::F16, "F16"},
+    {"BF16", Ftype::BF16, "BF16"},            {"Q4_0", Ftype::Q4_0, "Q4_0"},
+    {"Q4_1", Ftype::Q4_1, "Q4_1"},            {"Q5_0", Ftype::Q5_0, "Q5_0"},
+    {"Q5_1", Ftype::Q5_1, "Q5_1"},            {"Q8_0", Ftype::Q8_0, "Q8_0"},
+    {"Q2_K", Ftype::Q2_K, "Q2_K"},            {"Q2_K_S", Ftype::Q2_K_S, "Q2_K"},
+    {"Q3_K_S", Ftype::Q3_K_S, "Q3_K"},        {"Q3_K_M", Ftype::Q3_K_M, "Q3_K"},
+    {"Q3_K_L", Ftype::Q3_K_L, "Q3_K"},        {"Q4_K_S", Ftype::Q4_K_S, "Q4_K"},
+    {"Q4_K_M", Ftype::Q4_K_M, "Q4_K"},        {"Q5_K_S", Ftype::Q5_K_S, "Q5_K"},
+    {"Q5_K_M", Ftype::Q5_K_M, "Q5_K"},        {"Q6_K", Ftype::Q6_K, "Q6_K"},
+    {"IQ1_S", Ftype::IQ1_S, "IQ1_S"},         {"IQ1_M", Ftype::IQ1_M, "IQ1_M"},
+    {"IQ2_XXS", Ftype::IQ2_XXS, "IQ2_XXS"},   {"IQ2_XS", Ftype::IQ2_XS, "IQ2_XS"},
+    {"IQ2_S", Ftype::IQ2_S, "IQ2_XS"},        {"IQ2_M", Ftype::IQ2_M, "IQ2_S"},
+    {"IQ3_XXS", Ftype::IQ3_XXS, "IQ3_XXS"},   {"IQ3_XS", Ftype::IQ3_XS, "IQ3_S"},
+    {"IQ3_S", Ftype::IQ3_S, "IQ3_S"},         {"IQ3_M", Ftype::IQ3_M, "IQ3_S"},
+    {"IQ4_NL", Ftype::IQ4_NL, "IQ4_NL"},      {"IQ4_XS", Ftype::IQ4_XS, "IQ4_XS"},
+    {"TQ1_0", Ftype::TQ1_0, "TQ1_0"},         {"TQ2_0", Ftype::TQ2_0, "TQ2_0"},
+    {"MXFP4_MOE", Ftype::MXFP4_MOE, "MXFP4"},
 };
 
 // Community variants that keep token_embd and output at Q8_0 (llama-quantize
@@ -100,9 +110,9 @@ std::string choose(Ftype ftype, const std::string& base_type, const TensorSpec& 
   }
   if (iq_low) {
     if (v_like) {
-      type = (qs.n_gqa >= 4 || qs.n_expert >= 4) ? "Q4_K"
-             : is(ftype, {Ftype::IQ2_S, Ftype::IQ2_M})     ? "IQ3_S"
-                                                  : "Q2_K";
+      type = (qs.n_gqa >= 4 || qs.n_expert >= 4)    ? "Q4_K"
+             : is(ftype, {Ftype::IQ2_S, Ftype::IQ2_M}) ? "IQ3_S"
+                                                       : "Q2_K";
       ++qs.i_attention_wv;
     } else if (qs.n_expert == 8 && contains(name, "attn_k.weight")) {
       type = "Q4_K";
@@ -190,7 +200,8 @@ std::string choose(Ftype ftype, const std::string& base_type, const TensorSpec& 
     ++qs.i_ffn_down;
   } else if (contains(name, "attn_output.weight")) {
     if (qs.n_expert == 8) {
-      if (is(ftype, {Ftype::Q2_K, Ftype::IQ3_XS, Ftype::IQ3_XXS, Ftype::Q3_K_S, Ftype::Q3_K_M, Ftype::IQ4_NL, Ftype::Q4_K_S, Ftype::Q4_K_M, Ftype::IQ3_S, Ftype::IQ3_M, Ftype::IQ4_XS})) {
+      if (is(ftype, {Ftype::Q2_K, Ftype::IQ3_XS, Ftype::IQ3_XXS, Ftype::Q3_K_S, Ftype::Q3_K_M, Ftype::IQ4_NL,
+                     Ftype::Q4_K_S, Ftype::Q4_K_M, Ftype::IQ3_S, Ftype::IQ3_M, Ftype::IQ4_XS})) {
         type = "Q5_K";
       }
     } else if (ftype == Ftype::Q2_K) {

@@ -18,12 +18,12 @@
 // (vLLM: the minimum of the workers' block counts), so the smallest device bounds a mixed set.
 #include "server_memory.h"
 
-#include "compressed_kv_pool.h"
-
 #include <algorithm>
 #include <cmath>
 #include <utility>
 #include <vector>
+
+#include "compressed_kv_pool.h"
 
 namespace llmcalc {
 namespace {
@@ -155,7 +155,6 @@ int64_t activation_peak(const ModelSpec& model, const Hardware& hardware, const 
   int64_t forward = tokens * (6 * max_ffn_width(model) / ranks + 6 * model.hidden_size);
   return last_stage ? forward + std::min(seqs, tokens) * model.vocab_size * 18 : forward;
 }
-
 
 // Tokens vLLM's scheduler has in flight: max_num_batched_tokens per batch, and Model Runner V2
 // keeps pipeline stages + 1 batches going (max_concurrent_batches).

@@ -39,15 +39,10 @@ void read_config(const nlohmann::json& config, const std::string& path, const nl
   }
 }
 
-int64_t size_of(const ArchConfig& arch, const char* key) {
-  auto found = arch.family_sizes.find(key);
-  return found == arch.family_sizes.end() ? 0 : found->second;
-}
-
 void add_model_tensors(TensorList& out) {
   const ArchConfig& arch = out.arch();
-  int64_t width = size_of(arch, kEmbedWidth);
-  int64_t patch = size_of(arch, kPatch);
+  int64_t width = arch.family_size(kEmbedWidth);
+  int64_t patch = arch.family_size(kPatch);
   if (width > 0 && patch > 0) {
     int64_t patch_in = 3 * patch * patch;
     out.set_part(ModelPart::vision);
@@ -57,14 +52,14 @@ void add_model_tensors(TensorList& out) {
     out.add("v.patch_dense.bias", TensorRole::vision, -1, width, 1);
     out.add("v.patch_ln2.weight", TensorRole::vision, -1, width, 1);
     out.add("v.patch_ln2.bias", TensorRole::vision, -1, width, 1);
-    int64_t positions = size_of(arch, kPositions);
+    int64_t positions = arch.family_size(kPositions);
     if (positions > 0) out.add("v.position_embd.weight", TensorRole::vision, -1, width, 2, positions);
     out.add("v.pos_norm.weight", TensorRole::vision, -1, width, 1);
     out.add("v.pos_norm.bias", TensorRole::vision, -1, width, 1);
     out.set_part(ModelPart::projector);
-    out.add("mm.input_projection.weight", TensorRole::projector, -1, size_of(arch, kVisionOut), arch.hidden);
+    out.add("mm.input_projection.weight", TensorRole::projector, -1, arch.family_size(kVisionOut), arch.hidden);
   }
-  if (int64_t audio = size_of(arch, kAudioOut)) {
+  if (int64_t audio = arch.family_size(kAudioOut)) {
     out.set_part(ModelPart::projector);
     out.add("mm.audio_projection.weight", TensorRole::projector, -1, audio, arch.hidden);
   }

@@ -38,11 +38,6 @@ constexpr const char* kNgramRows = "ngram_rows";     // one PLE layer's padded n
 constexpr const char* kNgramWidth = "ngram_width";   // ple_embed_dim / n-gram heads
 constexpr const char* kPleLayers = "ple_layers";     // a bit per layer index (below 63)
 
-int64_t size_of(const ArchConfig& arch, const char* key) {
-  auto found = arch.family_sizes.find(key);
-  return found == arch.family_sizes.end() ? 0 : found->second;
-}
-
 bool is_prime(int64_t n) {
   if (n < 2) return false;
   for (int64_t d = 2; d * d <= n; ++d) {
@@ -104,7 +99,7 @@ void read_config(const nlohmann::json&, const std::string&, const nlohmann::json
 void add_gated_residual(const std::string& name, int layer, bool inject, TensorList& out) {
   const ArchConfig& arch = out.arch();
   int64_t streams = arch.hc_mult * arch.hidden;
-  int64_t low_rank = size_of(arch, kLowRank);
+  int64_t low_rank = arch.family_size(kLowRank);
   out.add(name + ".hc_norm.weight", TensorRole::norm, layer, streams, 1);
   out.add_linear(name + ".input_mix_down", TensorRole::attn_q, layer, streams, low_rank, false);
   out.add_linear(name + ".input_mix_up", TensorRole::attn_q, layer, low_rank, streams, false);
@@ -114,13 +109,13 @@ void add_gated_residual(const std::string& name, int layer, bool inject, TensorL
 void add_ple(const std::string& blk, int i, TensorList& out) {
   const ArchConfig& arch = out.arch();
   int64_t streams = arch.hc_mult * arch.hidden;
-  int64_t width = size_of(arch, kPleWidth);
+  int64_t width = arch.family_size(kPleWidth);
   out.add_linear(blk + "ple_key", TensorRole::per_layer_proj, i, width, streams, false);
   out.add_linear(blk + "ple_value", TensorRole::per_layer_proj, i, width, arch.hidden, false);
   for (const char* norm : {"ple_norm_key", "ple_norm_query", "ple_norm_conv"}) out.add_norm(blk + norm, i, streams);
-  out.add(blk + "ple_conv1d.weight", TensorRole::ssm_conv, i, size_of(arch, kPleKernel), streams);
-  out.add(blk + "ple_ngram_embd.weight", TensorRole::per_layer_embd, i, size_of(arch, kNgramWidth),
-          size_of(arch, (kNgramRows + std::to_string(i)).c_str()));
+  out.add(blk + "ple_conv1d.weight", TensorRole::ssm_conv, i, arch.family_size(kPleKernel), streams);
+  out.add(blk + "ple_ngram_embd.weight", TensorRole::per_layer_embd, i, arch.family_size(kNgramWidth),
+          arch.family_size(kNgramRows + std::to_string(i)));
 }
 
 void add_layer_tensors(const std::string& blk, int i, TensorList& out) {
@@ -134,14 +129,14 @@ void add_layer_tensors(const std::string& blk, int i, TensorList& out) {
     out.add_linear_attention(blk, i);
   } else {
     out.add_attention(blk, i, arch.n_kv_heads, AttentionKind::full);
-    int64_t dim = size_of(arch, kIndexerHeadDim);
+    int64_t dim = arch.family_size(kIndexerHeadDim);
     out.add_linear(blk + "indexer.attn_qk", TensorRole::attn_q, i, arch.hidden,
-                   (size_of(arch, kIndexerHeads) + size_of(arch, kIndexerKvHeads)) * dim, false);
+                   (arch.family_size(kIndexerHeads) + arch.family_size(kIndexerKvHeads)) * dim, false);
     out.add_norm(blk + "indexer.q_norm", i, dim);
     out.add_norm(blk + "indexer.k_norm", i, dim);
   }
   out.add_moe(blk, i);
-  if (i < 63 && (size_of(arch, kPleLayers) >> i & 1)) add_ple(blk, i, out);
+  if (i < 63 && (arch.family_size(kPleLayers) >> i & 1)) add_ple(blk, i, out);
 }
 
 // After the last layer, the final mixer; in each MTP layer, its input fusion and its own mixer.

@@ -108,7 +108,8 @@ void add_head_tensors(const std::string& prefix, int layer, TensorList& out) {
 // leading_dense_block_count dense layers before the MoE ones, the shared expert's width.
 void config_from_gguf(const nlohmann::json& metadata, const std::string& prefix, std::size_t blocks,
                       nlohmann::json& config) {
-  std::optional<std::vector<double>> pattern = gguf_per_layer(metadata, prefix + "attention.sliding_window_pattern", blocks);
+  std::optional<std::vector<double>> pattern =
+      gguf_per_layer(metadata, prefix + "attention.sliding_window_pattern", blocks);
   std::optional<std::vector<double>> heads = gguf_per_layer(metadata, prefix + "attention.head_count", blocks);
   std::optional<std::vector<double>> kv_heads = gguf_per_layer(metadata, prefix + "attention.head_count_kv", blocks);
   if (pattern && heads && kv_heads) {
