@@ -7,7 +7,7 @@
 //   2 x n_expert_used x (n_embd + n_ff_exp) for MUL_MAT_ID, which copies its input per expert;
 //   without flash attention the f32 KQ scores of one layer; DeepSeek sparse attention keeps two
 //   f32 [n_kv x n_ubatch] buffers (indexer scores and the top-k mask, src/models/deepseek32.cpp,
-//   PR #23346); weights kept in RAM are copied to the GPU for batches of 32+ tokens (op offload),
+//   PR #23346); weights kept in RAM are copied to the first GPU for batches of 32+ tokens (op offload),
 //   two of their largest tensors at a time. The host buffer holds the f32 KQ masks.
 //   Checked against the sched_reserve lines of tests/data/engine_logs.json.
 // - --fit (common/fit.cpp, PRs #16653, #18070, #18679): margin --fit-target per device, context
@@ -210,13 +210,16 @@ EngineTotals measure(const LlamaCppInputs& in, const LayerPlacement& p, int64_t 
       if (d < 0) host_reads += active_share * static_cast<double>(kept);
       if (p.overflow[i] < 0) host_reads += active_share * static_cast<double>(experts - kept);
     }
-    // Weights in RAM are copied to a GPU for batched matmuls: host layers to the first device,
-    // a GPU layer's RAM-resident experts to its own.
+    // Weights in RAM are copied to a GPU for batched matmuls, always the first one: the
+    // scheduler gives an op on host weights to the first backend that wants to offload it
+    // (ggml-backend.cpp, ggml_backend_sched_backend_id_from_cur: "check if a backend with higher
+    // prio wants to offload the op", b = 0 first), whichever GPU holds the layer's other tensors.
+    // Four P100s at b8829 with RAM experts in layers on every card: CUDA0's compute buffer alone
+    // grows (tests/data/multi_device_runs.json, the llm-server-ops records).
     if (op_offload) {
       bool host_experts = experts > 0 && (d < 0 || (p.overflow[i] < 0 && p.expert_share[i] < 1.0));
       int64_t largest = host_experts ? w.layer_expert_max_bytes[i] : d < 0 ? w.layer_dense_max_bytes[i] : 0;
-      std::size_t target = static_cast<std::size_t>(std::max(d, 0));
-      copies[target] = std::max(copies[target], 2 * largest);
+      copies[0] = std::max(copies[0], 2 * largest);
     }
   }
   // The MTP layers load with drafting only (mparams.load_mtp), after the decoder's last layer.

@@ -56,6 +56,13 @@ TEST_CASE("Published runs on several devices: placement, memory per device and d
         CHECK(llmcalc_test::within_log_tolerance(bytes, mib.get<double>()));
       }
     }
+    if (expect.contains("device_compute_MiB")) {
+      for (const auto& [index, mib] : expect["device_compute_MiB"].items()) {
+        double bytes = memory["per_device"][std::stoul(index)]["compute_bytes"].get<double>();
+        INFO("device " << index << " compute: estimated " << bytes / kMiB << " MiB, logged " << mib << " MiB");
+        CHECK(llmcalc_test::within_log_tolerance(bytes, mib.get<double>()));
+      }
+    }
     if (expect.contains("host_weights_MiB")) {
       double bytes = memory["host"]["weights_bytes"].get<double>();
       INFO("host: estimated " << bytes / kMiB << " MiB, logged " << expect["host_weights_MiB"] << " MiB");
