@@ -7,8 +7,8 @@
 //   2 x n_expert_used x (n_embd + n_ff_exp) for MUL_MAT_ID, which copies its input per expert;
 //   without flash attention the f32 KQ scores of one layer; DeepSeek sparse attention keeps two
 //   f32 [n_kv x n_ubatch] buffers (indexer scores and the top-k mask, src/models/deepseek32.cpp,
-//   PR #23346); weights kept in RAM are copied to the first GPU for batches of 32+ tokens (op offload),
-//   two of their largest tensors at a time. The host buffer holds the f32 KQ masks.
+//   PR #23346); weights kept in RAM are copied to the first GPU for batches of 32+ tokens (op
+//   offload), two of their largest tensors at a time. The host buffer holds the f32 KQ masks.
 //   Checked against the sched_reserve lines of tests/data/engine_logs.json.
 // - --fit (common/fit.cpp, PRs #16653, #18070, #18679): margin --fit-target per device, context
 //   reduction when -c is not given, then layers filled back to front (MoE: dense parts first,
