@@ -62,19 +62,22 @@ int64_t device_memory(const Scenario& s) {
 // else the first that runs with llama.cpp's --fit offload, else the smallest. A format whose
 // weights (less the token embeddings llama.cpp keeps in RAM) exceed `device_memory` can be
 // neither comfortable nor tight, so it is evaluated (a --fit search each) only when no format
-// is: the answer is the one a walk evaluating every format gives, at a fraction of the cost.
+// is; and a format's weights are planned only when the walk reaches it. The answer is the one a
+// walk evaluating every format gives, at a fraction of the cost.
 std::string ladder_pick(Scenario& s, const ModelSpec& spec, int64_t min_bits, int64_t device_memory) {
   std::vector<std::string> formats;
-  std::vector<bool> could_fit;
   for (const auto& [format, bits] : engine_format_ladder(s.engine.engine)) {
     if (bits < min_bits) break;
-    s.weights = format;
+    formats.push_back(format);
+  }
+  // 1: plannable and small enough, 0: too large, -1: no plan (the format does not apply).
+  auto could_fit = [&](std::size_t i) {
+    s.weights = formats[i];
     Issues plan_issues;
     std::shared_ptr<const WeightPlan> plan = scenario_weights(s, spec, plan_issues);
-    if (!plan) continue;
-    formats.push_back(format);
-    could_fit.push_back(plan->text_bytes - plan->token_embd_bytes <= device_memory);
-  }
+    if (!plan) return -1;
+    return plan->text_bytes - plan->token_embd_bytes <= device_memory ? 1 : 0;
+  };
   auto verdict_of = [&](std::size_t i) -> std::string {
     s.weights = formats[i];
     Issues format_issues;
@@ -83,7 +86,7 @@ std::string ladder_pick(Scenario& s, const ModelSpec& spec, int64_t min_bits, in
   };
   std::string tight;
   for (std::size_t i = 0; i < formats.size(); ++i) {
-    if (!could_fit[i]) continue;
+    if (could_fit(i) != 1) continue;
     std::string verdict = verdict_of(i);
     if (verdict == "comfortable") return formats[i];
     if (verdict == "tight" && tight.empty()) tight = formats[i];
@@ -91,6 +94,7 @@ std::string ladder_pick(Scenario& s, const ModelSpec& spec, int64_t min_bits, in
   if (!tight.empty()) return tight;
   std::string smallest;
   for (std::size_t i = 0; i < formats.size(); ++i) {
+    if (could_fit(i) < 0) continue;
     std::string verdict = verdict_of(i);
     if (verdict == "offload") return formats[i];
     if (!verdict.empty()) smallest = formats[i];
