@@ -40,6 +40,10 @@ int devices_of(const MemoryRequest& request) {
 
 bool uses_gpus(const Hardware& hardware) { return hardware.kind == "discrete"; }
 
+int64_t host_usable_bytes(int64_t system_memory_bytes) {
+  return std::max<int64_t>(0, system_memory_bytes - kOsShareBytes);
+}
+
 const Hardware& device_hardware(const LlamaCppInputs& in, int d) {
   const std::vector<Hardware>& list = in.request.device_hardware;
   return static_cast<std::size_t>(d) < list.size() ? list[static_cast<std::size_t>(d)] : in.hardware;
@@ -288,7 +292,7 @@ EngineTotals measure(const LlamaCppInputs& in, const LayerPlacement& p, int64_t 
   }
   t.offloaded = t.host.layers > 0 || t.host.expert_layers > 0 || p.output_device < 0;
   if (uses_gpus(in.hardware)) {
-    t.host.usable_bytes = std::max<int64_t>(0, r.system_memory_bytes - kOsShareBytes);
+    t.host.usable_bytes = host_usable_bytes(r.system_memory_bytes);
     t.offloaded_read_bytes_per_token = static_cast<int64_t>(host_reads);
   } else {
     // Unified memory and CPUs: one pool, so what sits "in RAM" lands beside the device's share.
@@ -534,6 +538,16 @@ FitPlan describe(const LlamaCppInputs& in, const LayerPlacement& p, int64_t cont
 
 EngineTotals llama_cpp_totals(const LlamaCppInputs& in, int64_t context_tokens) {
   return measure(in, flag_placement(in), context_tokens);
+}
+
+bool llama_cpp_beyond_memory(const WeightPlan& weights, const Hardware& hardware,
+                             int64_t devices_usable_bytes, int64_t system_memory_bytes) {
+  if (!uses_gpus(hardware)) return false;
+  // What measure() places: token_embd, each layer's dense and expert tensors, the output layer.
+  int64_t placed = weights.token_embd_bytes + weights.output_layer_bytes;
+  for (int64_t bytes : weights.layer_dense_bytes) placed += bytes;
+  for (int64_t bytes : weights.layer_expert_bytes) placed += bytes;
+  return placed > devices_usable_bytes + host_usable_bytes(system_memory_bytes);
 }
 
 LlamaCppRun llama_cpp_run(const LlamaCppInputs& in, int64_t context_tokens, bool context_auto) {

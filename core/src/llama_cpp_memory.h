@@ -35,4 +35,11 @@ struct LlamaCppRun {
 /// context down to --fit-ctx first.
 LlamaCppRun llama_cpp_run(const LlamaCppInputs& in, int64_t context_tokens, bool context_auto);
 
+/// Whether no placement can hold the weights: with discrete GPUs llama.cpp puts every tensor on
+/// one GPU or in system RAM, and a run fits only with each within its usable memory, so weights
+/// beyond the GPUs' and RAM's usable memory together never fit, whatever --fit tries. Unified
+/// memory and CPU-only hardware: false (no such bound is used there).
+bool llama_cpp_beyond_memory(const WeightPlan& weights, const Hardware& hardware,
+                             int64_t devices_usable_bytes, int64_t system_memory_bytes);
+
 }  // namespace llmcalc

@@ -15,6 +15,7 @@
 #include "llmcalc/json_reader.h"
 #include "llmcalc/memory.h"
 #include "llmcalc/scenario.h"
+#include "llama_cpp_memory.h"
 
 namespace llmcalc {
 namespace {
@@ -92,9 +93,20 @@ std::string ladder_pick(Scenario& s, const ModelSpec& spec, int64_t min_bits, in
     if (verdict == "tight" && tight.empty()) tight = formats[i];
   }
   if (!tight.empty()) return tight;
+  // A format llama.cpp cannot hold in the GPUs and RAM together is "oom" without a --fit search.
+  auto beyond_memory = [&]() {
+    Issues plan_issues;
+    std::shared_ptr<const WeightPlan> plan = scenario_weights(s, spec, plan_issues);
+    return is_llama_cpp_family(s.engine.engine) &&
+           llama_cpp_beyond_memory(*plan, s.hardware, device_memory, s.system_memory_bytes);
+  };
   std::string smallest;
   for (std::size_t i = 0; i < formats.size(); ++i) {
     if (could_fit(i) < 0) continue;
+    if (beyond_memory()) {
+      smallest = formats[i];
+      continue;
+    }
     std::string verdict = verdict_of(i);
     if (verdict == "offload") return formats[i];
     if (!verdict.empty()) smallest = formats[i];
