@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <map>
 #include <numeric>
+#include <string_view>
 
 #include "llmcalc/catalog.h"
 
@@ -81,143 +82,183 @@ struct QuantState {
   int64_t i_ffn_down = 0;
 };
 
-bool contains(const std::string& name, const char* part) {
-  return name.find(part) != std::string::npos;
+// The ggml types the rules name, resolved once from the catalog.
+struct Types {
+  const GgmlType *F16, *Q8_0, *Q6_K, *Q5_K, *Q5_1, *Q4_K, *Q4_1, *Q4_0, *Q3_K, *Q2_K, *IQ4_NL, *IQ3_S,
+      *IQ3_XXS, *IQ2_S, *IQ2_XXS, *MXFP4;
+};
+
+const Types& types() {
+  static const Types named = [] {
+    auto t = [](const char* name) { return Catalog::instance().find_ggml_type(name); };
+    return Types{t("F16"),    t("Q8_0"),   t("Q6_K"),    t("Q5_K"),  t("Q5_1"),  t("Q4_K"),
+                 t("Q4_1"),   t("Q4_0"),   t("Q3_K"),    t("Q2_K"),  t("IQ4_NL"), t("IQ3_S"),
+                 t("IQ3_XXS"), t("IQ2_S"), t("IQ2_XXS"), t("MXFP4")};
+  }();
+  return named;
 }
 
-std::string choose(Ftype ftype, const std::string& base_type, const TensorSpec& t,
-                   QuantState& qs, int64_t n_layers) {
-  std::string type = base_type;
-  const std::string& name = t.name;
+// The name tests of llama_tensor_get_type_impl (name.find(...) != npos), from one scan for
+// each of "attn_" and "ffn_": a test holds when any occurrence is followed by its rest.
+struct NameTests {
+  bool attn_k = false;       // "attn_k.weight"
+  bool attn_q = false;       // "attn_q.weight"
+  bool attn_output = false;  // "attn_output.weight"
+  bool ffn_down = false;     // "ffn_down"
+  bool ffn_gate = false;     // "ffn_gate"
+  bool ffn_up = false;       // "ffn_up"
+};
+
+NameTests name_tests(const std::string& name) {
+  NameTests tests;
+  std::string_view view(name);
+  auto followed_by = [&](std::size_t at, std::string_view rest) { return view.substr(at, rest.size()) == rest; };
+  for (std::size_t at = view.find("attn_"); at != std::string_view::npos; at = view.find("attn_", at + 1)) {
+    tests.attn_k = tests.attn_k || followed_by(at + 5, "k.weight");
+    tests.attn_q = tests.attn_q || followed_by(at + 5, "q.weight");
+    tests.attn_output = tests.attn_output || followed_by(at + 5, "output.weight");
+  }
+  for (std::size_t at = view.find("ffn_"); at != std::string_view::npos; at = view.find("ffn_", at + 1)) {
+    tests.ffn_down = tests.ffn_down || followed_by(at + 4, "down");
+    tests.ffn_gate = tests.ffn_gate || followed_by(at + 4, "gate");
+    tests.ffn_up = tests.ffn_up || followed_by(at + 4, "up");
+  }
+  return tests;
+}
+
+const GgmlType* choose(Ftype ftype, const GgmlType* base_type, const TensorSpec& t, QuantState& qs,
+                       int64_t n_layers) {
+  const Types& T = types();
+  const GgmlType* type = base_type;
   bool is_output = t.role == TensorRole::output || (!qs.has_output && t.role == TensorRole::token_embd);
   bool iq_low = is(ftype, {Ftype::IQ2_XXS, Ftype::IQ2_XS, Ftype::IQ1_S, Ftype::IQ2_S, Ftype::IQ2_M, Ftype::IQ1_M});
   if (is_output) {
-    const GgmlType* chosen = Catalog::instance().find_ggml_type(type);
-    if (ftype == Ftype::MXFP4_MOE || (chosen && t.ne0 % chosen->block_elements != 0)) return "Q8_0";
-    if (iq_low || ftype == Ftype::IQ3_XXS) return "Q5_K";
-    return type != "Q8_0" ? "Q6_K" : type;
+    if (ftype == Ftype::MXFP4_MOE || t.ne0 % type->block_elements != 0) return T.Q8_0;
+    if (iq_low || ftype == Ftype::IQ3_XXS) return T.Q5_K;
+    return type != T.Q8_0 ? T.Q6_K : type;
   }
   // attn_v-like: attn_v, the fused attn_qkv and MLA's attn_kv_b share the attn_v rules.
   bool v_like = t.role == TensorRole::attn_v || t.role == TensorRole::attn_qkv ||
                 t.role == TensorRole::attn_kv_b;
-  if (ftype == Ftype::MXFP4_MOE) return t.ne2 > 1 ? "MXFP4" : "Q8_0";
+  if (ftype == Ftype::MXFP4_MOE) return t.ne2 > 1 ? T.MXFP4 : T.Q8_0;
   // TOKEN_EMBD is token_embd.weight and Gemma's per_layer_token_embd.weight alike.
   if (t.role == TensorRole::token_embd || t.role == TensorRole::per_layer_embd) {
-    if (is(ftype, {Ftype::IQ2_XXS, Ftype::IQ2_XS, Ftype::IQ1_S, Ftype::IQ1_M})) return "Q2_K";
-    if (is(ftype, {Ftype::IQ2_S, Ftype::IQ2_M, Ftype::IQ3_XXS})) return "IQ3_S";
-    if (is(ftype, {Ftype::TQ1_0, Ftype::TQ2_0})) return "Q4_K";
+    if (is(ftype, {Ftype::IQ2_XXS, Ftype::IQ2_XS, Ftype::IQ1_S, Ftype::IQ1_M})) return T.Q2_K;
+    if (is(ftype, {Ftype::IQ2_S, Ftype::IQ2_M, Ftype::IQ3_XXS})) return T.IQ3_S;
+    if (is(ftype, {Ftype::TQ1_0, Ftype::TQ2_0})) return T.Q4_K;
     return type;
   }
+  NameTests name = v_like ? NameTests{} : name_tests(t.name);
   if (iq_low) {
     if (v_like) {
-      type = (qs.n_gqa >= 4 || qs.n_expert >= 4)    ? "Q4_K"
-             : is(ftype, {Ftype::IQ2_S, Ftype::IQ2_M}) ? "IQ3_S"
-                                                       : "Q2_K";
+      type = (qs.n_gqa >= 4 || qs.n_expert >= 4)    ? T.Q4_K
+             : is(ftype, {Ftype::IQ2_S, Ftype::IQ2_M}) ? T.IQ3_S
+                                                       : T.Q2_K;
       ++qs.i_attention_wv;
-    } else if (qs.n_expert == 8 && contains(name, "attn_k.weight")) {
-      type = "Q4_K";
-    } else if (contains(name, "ffn_down")) {
-      if (qs.i_ffn_down < qs.n_ffn_down / 8) type = is(ftype, {Ftype::IQ2_S, Ftype::IQ2_M}) ? "IQ3_S" : "Q2_K";
+    } else if (qs.n_expert == 8 && name.attn_k) {
+      type = T.Q4_K;
+    } else if (name.ffn_down) {
+      if (qs.i_ffn_down < qs.n_ffn_down / 8) type = is(ftype, {Ftype::IQ2_S, Ftype::IQ2_M}) ? T.IQ3_S : T.Q2_K;
       ++qs.i_ffn_down;
-    } else if (contains(name, "attn_output.weight")) {
+    } else if (name.attn_output) {
       if (qs.n_expert == 8) {
-        type = "Q5_K";
+        type = T.Q5_K;
       } else if (is(ftype, {Ftype::IQ1_S, Ftype::IQ1_M})) {
-        type = "IQ2_XXS";
+        type = T.IQ2_XXS;
       } else if (is(ftype, {Ftype::IQ2_S, Ftype::IQ2_M})) {
-        type = "IQ3_S";
+        type = T.IQ3_S;
       }
     }
     return type;
   }
   if (v_like) {
     if (ftype == Ftype::Q2_K) {
-      type = qs.n_gqa >= 4 ? "Q4_K" : "Q3_K";
+      type = qs.n_gqa >= 4 ? T.Q4_K : T.Q3_K;
     } else if (ftype == Ftype::Q2_K_S && qs.n_gqa >= 4) {
-      type = "Q4_K";
+      type = T.Q4_K;
     } else if (ftype == Ftype::IQ3_XXS) {
-      type = qs.n_gqa >= 4 ? "Q4_K" : qs.has_imatrix ? "IQ3_XXS" : "IQ3_S";
+      type = qs.n_gqa >= 4 ? T.Q4_K : qs.has_imatrix ? T.IQ3_XXS : T.IQ3_S;
     } else if (is(ftype, {Ftype::IQ3_XS, Ftype::IQ3_S}) && qs.n_gqa >= 4) {
-      type = "Q4_K";
+      type = T.Q4_K;
     } else if (ftype == Ftype::IQ3_M) {
-      type = "Q4_K";
+      type = T.Q4_K;
     } else if (ftype == Ftype::Q3_K_M) {
-      type = qs.i_attention_wv < 2 ? "Q5_K" : "Q4_K";
+      type = qs.i_attention_wv < 2 ? T.Q5_K : T.Q4_K;
     } else if (ftype == Ftype::Q3_K_L) {
-      type = "Q5_K";
+      type = T.Q5_K;
     } else if (is(ftype, {Ftype::IQ4_NL, Ftype::IQ4_XS}) && qs.n_gqa >= 4) {
-      type = "Q5_K";
+      type = T.Q5_K;
     } else if (is(ftype, {Ftype::Q4_K_M, Ftype::Q5_K_M}) && use_more_bits(qs.i_attention_wv, qs.n_attention_wv)) {
-      type = "Q6_K";
+      type = T.Q6_K;
     } else if (ftype == Ftype::Q4_K_S && qs.i_attention_wv < 4) {
-      type = "Q5_K";
+      type = T.Q5_K;
     }
-    if (qs.is_70b && (type == "Q3_K" || type == "Q4_K")) type = "Q5_K";
-    if (qs.n_expert == 8) type = "Q8_0";
+    if (qs.is_70b && (type == T.Q3_K || type == T.Q4_K)) type = T.Q5_K;
+    if (qs.n_expert == 8) type = T.Q8_0;
     ++qs.i_attention_wv;
-  } else if (contains(name, "attn_k.weight")) {
+  } else if (name.attn_k) {
     if (qs.n_expert == 8) {
-      type = "Q8_0";
+      type = T.Q8_0;
     } else if (ftype == Ftype::IQ3_XS) {
-      type = "IQ3_XXS";
+      type = T.IQ3_XXS;
     } else if (ftype == Ftype::IQ3_XXS) {
-      type = "IQ2_S";
+      type = T.IQ2_S;
     }
-  } else if (contains(name, "attn_q.weight")) {
+  } else if (name.attn_q) {
     if (ftype == Ftype::IQ3_XS) {
-      type = "IQ3_XXS";
+      type = T.IQ3_XXS;
     } else if (ftype == Ftype::IQ3_XXS) {
-      type = "IQ2_S";
+      type = T.IQ2_S;
     }
-  } else if (contains(name, "ffn_down")) {
+  } else if (name.ffn_down) {
     // With experts, layer_info() reads the layer from the tensor name.
     int64_t i_layer = qs.n_expert > 1 ? t.layer : qs.i_ffn_down;
     int64_t n_layer = qs.n_expert > 1 ? n_layers : qs.n_ffn_down;
     if (ftype == Ftype::Q2_K) {
-      type = "Q3_K";
+      type = T.Q3_K;
     } else if (ftype == Ftype::Q2_K_S) {
-      if (i_layer < n_layer / 8) type = "Q4_K";
+      if (i_layer < n_layer / 8) type = T.Q4_K;
     } else if (ftype == Ftype::IQ3_XXS && !qs.has_imatrix) {
-      type = i_layer < n_layer / 8 ? "Q4_K" : "Q3_K";
+      type = i_layer < n_layer / 8 ? T.Q4_K : T.Q3_K;
     } else if (ftype == Ftype::Q3_K_M) {
-      type = i_layer < n_layer / 16 ? "Q5_K" : "Q4_K";
+      type = i_layer < n_layer / 16 ? T.Q5_K : T.Q4_K;
     } else if (ftype == Ftype::IQ3_M &&
                (i_layer < n_layer / 8 || (qs.n_expert == 8 && use_more_bits(i_layer, n_layer)))) {
-      type = "Q4_K";
+      type = T.Q4_K;
     } else if (ftype == Ftype::Q3_K_L) {
-      type = "Q5_K";
+      type = T.Q5_K;
     } else if (ftype == Ftype::Q4_K_M) {
-      if (use_more_bits(i_layer, n_layer)) type = "Q6_K";
+      if (use_more_bits(i_layer, n_layer)) type = T.Q6_K;
     } else if (i_layer < n_layer / 8 && is(ftype, {Ftype::IQ4_NL, Ftype::IQ4_XS}) && !qs.has_imatrix) {
-      type = "Q5_K";
+      type = T.Q5_K;
     } else if (ftype == Ftype::Q5_K_M && use_more_bits(i_layer, n_layer)) {
-      type = "Q6_K";
+      type = T.Q6_K;
     } else if (ftype == Ftype::Q4_K_S && i_layer < n_layer / 8) {
-      type = "Q5_K";
+      type = T.Q5_K;
     } else if (is(ftype, {Ftype::Q4_0, Ftype::Q5_0}) && qs.has_imatrix && i_layer < n_layer / 8) {
-      type = ftype == Ftype::Q4_0 ? "Q4_1" : "Q5_1";
+      type = ftype == Ftype::Q4_0 ? T.Q4_1 : T.Q5_1;
     }
     ++qs.i_ffn_down;
-  } else if (contains(name, "attn_output.weight")) {
+  } else if (name.attn_output) {
     if (qs.n_expert == 8) {
       if (is(ftype, {Ftype::Q2_K, Ftype::IQ3_XS, Ftype::IQ3_XXS, Ftype::Q3_K_S, Ftype::Q3_K_M, Ftype::IQ4_NL,
                      Ftype::Q4_K_S, Ftype::Q4_K_M, Ftype::IQ3_S, Ftype::IQ3_M, Ftype::IQ4_XS})) {
-        type = "Q5_K";
+        type = T.Q5_K;
       }
     } else if (ftype == Ftype::Q2_K) {
-      type = "Q3_K";
+      type = T.Q3_K;
     } else if (ftype == Ftype::IQ3_XXS) {
-      type = "IQ3_S";
+      type = T.IQ3_S;
     } else if (ftype == Ftype::Q3_K_M) {
-      type = "Q4_K";
+      type = T.Q4_K;
     } else if (ftype == Ftype::Q3_K_L) {
-      type = "Q5_K";
+      type = T.Q5_K;
     } else if (ftype == Ftype::IQ3_M) {
-      type = "Q4_K";
+      type = T.Q4_K;
     }
-  } else if ((contains(name, "ffn_gate") || contains(name, "ffn_up")) && ftype == Ftype::IQ3_XS) {
+  } else if ((name.ffn_gate || name.ffn_up) && ftype == Ftype::IQ3_XS) {
     int64_t i_layer = t.layer;
-    if (i_layer >= n_layers / 8 && i_layer < 7 * n_layers / 8) type = "IQ3_XXS";
+    if (i_layer >= n_layers / 8 && i_layer < 7 * n_layers / 8) type = T.IQ3_XXS;
   }
   return type;
 }
@@ -233,20 +274,16 @@ int64_t common_block_multiple() {
 }
 
 // Rows whose length is not a multiple of the block fall back (llama-quant.cpp, after the rules).
-std::string apply_row_fallback(const std::string& type, int64_t ne0) {
-  if (ne0 % common_block_multiple() == 0) return type;
-  const Catalog& catalog = Catalog::instance();
-  const GgmlType* chosen = catalog.find_ggml_type(type);
-  if (!chosen || ne0 % chosen->block_elements == 0) return type;
+const GgmlType* apply_row_fallback(const GgmlType* type, int64_t ne0) {
+  if (ne0 % common_block_multiple() == 0 || ne0 % type->block_elements == 0) return type;
   static const std::map<std::string, std::string> kFallback = {
       {"TQ1_0", "Q4_0"},    {"TQ2_0", "Q4_0"},    {"IQ2_XXS", "IQ4_NL"}, {"IQ2_XS", "IQ4_NL"},
       {"IQ2_S", "IQ4_NL"},  {"IQ3_XXS", "IQ4_NL"}, {"IQ3_S", "IQ4_NL"},  {"IQ1_S", "IQ4_NL"},
       {"IQ1_M", "IQ4_NL"},  {"Q2_K", "Q4_0"},     {"Q3_K", "Q4_0"},     {"IQ4_XS", "IQ4_NL"},
       {"Q4_K", "Q5_0"},     {"Q5_K", "Q5_1"},     {"Q6_K", "Q8_0"}};
-  auto it = kFallback.find(type);
-  std::string fallback = it == kFallback.end() ? "F16" : it->second;
-  const GgmlType* fallback_type = catalog.find_ggml_type(fallback);
-  if (!fallback_type || ne0 % fallback_type->block_elements != 0) return "F16";
+  auto it = kFallback.find(type->name);
+  const GgmlType* fallback = it == kFallback.end() ? types().F16 : Catalog::instance().find_ggml_type(it->second);
+  if (!fallback || ne0 % fallback->block_elements != 0) return types().F16;
   return fallback;
 }
 
@@ -279,15 +316,16 @@ bool gguf_requires_imatrix(const std::string& ftype) {
                               Ftype::IQ2_M, Ftype::IQ3_XXS, Ftype::Q2_K_S});
 }
 
-std::vector<std::string> gguf_tensor_types(const ModelSpec& model, const std::string& requested,
-                                           bool imatrix) {
+std::vector<const GgmlType*> gguf_tensor_types(const ModelSpec& model, const std::string& requested,
+                                               bool imatrix) {
   std::string ftype = requested;
   auto variant = kQ8EdgeVariants.find(requested);
   bool q8_edges = variant != kQ8EdgeVariants.end();
   if (q8_edges) ftype = variant->second;
-  std::string base_type;
+  const Catalog& catalog = Catalog::instance();
+  const GgmlType* base_type = nullptr;
   for (const FileType& f : kFileTypes) {
-    if (ftype == f.name) base_type = f.default_type;
+    if (ftype == f.name) base_type = catalog.find_ggml_type(f.default_type);
   }
   QuantState qs;
   qs.has_imatrix = imatrix || gguf_requires_imatrix(ftype);
@@ -307,34 +345,34 @@ std::vector<std::string> gguf_tensor_types(const ModelSpec& model, const std::st
   }
   Ftype id = ftype_of(ftype);
   bool full_precision = is(id, {Ftype::F32, Ftype::F16, Ftype::BF16});
-  std::vector<std::string> types;
-  types.reserve(model.tensors.size());
+  const GgmlType* f32 = catalog.find_ggml_type("F32");
+  std::vector<const GgmlType*> out;
+  out.reserve(model.tensors.size());
   for (const TensorSpec& t : model.tensors) {
     // MTP layers get a type like any decoder layer (weights.cpp keeps their bytes apart).
     if (t.part != ModelPart::text && t.part != ModelPart::mtp) {
-      types.emplace_back();
+      out.push_back(nullptr);
       continue;
     }
     if (kept_unquantized(t)) {
-      types.emplace_back("F32");
+      out.push_back(f32);
       continue;
     }
     if (t.name == "per_layer_model_proj.weight") {
-      types.emplace_back(full_precision ? base_type : "F16");
+      out.push_back(full_precision ? base_type : types().F16);
       continue;
     }
     // gpt-oss ships its experts in MXFP4 and llama-quantize keeps them so: every published
     // gpt-oss-20b quant (Q2_K ... Q6_K) is 11.5-12.1 GB, with only the other tensors changing.
     bool mxfp4_experts = model.model_type == "gpt_oss" && t.ne2 > 1;
-    std::string type = full_precision ? base_type
-                       : mxfp4_experts ? "MXFP4"
-                                       : apply_row_fallback(
-                                             choose(id, base_type, t, qs, model.n_layers), t.ne0);
+    const GgmlType* type = full_precision ? base_type
+                           : mxfp4_experts ? types().MXFP4
+                                           : apply_row_fallback(choose(id, base_type, t, qs, model.n_layers), t.ne0);
     bool edge = t.role == TensorRole::token_embd || t.role == TensorRole::output;
-    if (q8_edges && edge) type = "Q8_0";
-    types.push_back(type);
+    if (q8_edges && edge) type = types().Q8_0;
+    out.push_back(type);
   }
-  return types;
+  return out;
 }
 
 }  // namespace llmcalc

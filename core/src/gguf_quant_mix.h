@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "llmcalc/catalog.h"
 #include "llmcalc/model.h"
 
 namespace llmcalc {
@@ -15,9 +16,9 @@ const std::vector<std::string>& gguf_file_types();
 bool gguf_requires_imatrix(const std::string& ftype);
 
 /// The ggml type llama-quantize writes for each tensor of `model` under `ftype`, in tensor order;
-/// "" for tensors a GGUF does not hold (vision, projector and MTP parts). `imatrix`: the file was
+/// null for tensors a GGUF does not hold (vision, audio and projector parts). `imatrix`: the file was
 /// quantized with an importance matrix (always assumed where llama-quantize requires one).
-std::vector<std::string> gguf_tensor_types(const ModelSpec& model, const std::string& ftype,
-                                           bool imatrix);
+std::vector<const GgmlType*> gguf_tensor_types(const ModelSpec& model, const std::string& ftype,
+                                               bool imatrix);
 
 }  // namespace llmcalc

@@ -132,7 +132,6 @@ std::optional<WeightPlan> plan_weights(const ModelSpec& model, const std::string
                                        const std::string& path, Issues& issues, bool imatrix) {
   WeightPlan plan;
   plan.format = format;
-  const Catalog& catalog = Catalog::instance();
   for (auto* per_layer : {&plan.layer_dense_bytes, &plan.layer_expert_bytes, &plan.layer_expert_down_bytes,
                           &plan.layer_expert_max_bytes, &plan.layer_dense_max_bytes}) {
     per_layer->assign(static_cast<std::size_t>(model.n_layers), 0);
@@ -156,7 +155,7 @@ std::optional<WeightPlan> plan_weights(const ModelSpec& model, const std::string
     }
     if (is_embedding_table(t)) plan.token_embd_bytes += bytes;
     if (storage_total == plan.bytes_by_storage.end() || storage_total->first != storage) {
-      storage_total = plan.bytes_by_storage.emplace(storage, 0).first;
+      storage_total = plan.bytes_by_storage.try_emplace(storage, 0).first;
     }
     storage_total->second += bytes;
     // Where the bytes sit: the token embedding apart, per decoder layer (routed experts apart),
@@ -209,17 +208,16 @@ std::optional<WeightPlan> plan_weights(const ModelSpec& model, const std::string
     return plan;
   }
   if (is_gguf_format(format)) {
-    std::vector<std::string> types = gguf_tensor_types(model, format, imatrix);
-    const GgmlType* type = nullptr;
+    std::vector<const GgmlType*> types = gguf_tensor_types(model, format, imatrix);
     for (std::size_t i = 0; i < model.tensors.size(); ++i) {
-      if (types[i].empty()) continue;
-      if (!type || type->name != types[i]) type = catalog.find_ggml_type(types[i]);
+      const GgmlType* type = types[i];
+      if (!type) continue;
       const TensorSpec& t = model.tensors[i];
       int64_t blocks = (t.ne0 / type->block_elements) * t.ne1 * t.ne2;
       if (t.part == ModelPart::mtp) {
         plan.mtp_bytes += blocks * type->type_size_bytes;
       } else {
-        add(i, types[i], blocks * type->type_size_bytes);
+        add(i, type->name, blocks * type->type_size_bytes);
       }
     }
     return plan;
