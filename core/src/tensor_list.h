@@ -13,7 +13,10 @@ namespace llmcalc {
 
 class TensorList {
  public:
-  explicit TensorList(const ArchConfig& arch) : arch_(arch) {}
+  // Room for a typical decoder layer's tensors, so the list is not moved as it grows.
+  explicit TensorList(const ArchConfig& arch) : arch_(arch) {
+    tensors_.reserve(static_cast<std::size_t>(kTensorsPerLayer * (arch.n_layers + arch.mtp_layers) + 16));
+  }
 
   void add(std::string name, TensorRole role, int layer, int64_t ne0, int64_t ne1, int64_t ne2 = 1) {
     tensors_.push_back({std::move(name), role, part_, layer, ne0, ne1, ne2});
@@ -41,6 +44,7 @@ class TensorList {
   std::vector<TensorSpec> take() { return std::move(tensors_); }
 
  private:
+  static constexpr int64_t kTensorsPerLayer = 16;
   const ArchConfig& arch_;
   ModelPart part_ = ModelPart::text;
   std::vector<TensorSpec> tensors_;
