@@ -45,10 +45,8 @@ export async function prerenderDefaultPage(distDir) {
     const errors = [];
     page.on('pageerror', (error) => errors.push(error.message));
     await page.goto(`http://127.0.0.1:${server.address().port}/index.html`);
-    await page.waitForFunction(() => {
-      const root = document.querySelector('llm-calc')?.shadowRoot;
-      return root?.querySelector('#matrix-table tbody tr') && root.querySelector('#speed-chart path.decode');
-    });
+    // Every explore panel drawn (the element marks it once the last one is).
+    await page.waitForFunction(() => document.querySelector('llm-calc')?.hasAttribute('data-explored'));
     if (errors.length) throw new Error(`pre-render: ${errors.join('; ')}`);
     const page0 = await page.evaluate(serializeCalculator);
     const style = `${page0.styles}\n${page0.rules}`;

@@ -128,6 +128,42 @@ nlohmann::json recommendations(Scenario& probe, const ModelSpec& model, const nl
           {"note", "Launch prices, indicative 2026 used prices (median of guide and listing ranges) and dated cloud offers from data/."}};
 }
 
+// The panels explore() computes: every one by default, or those named in "sections" (the page
+// asks for them one task at a time, so that a keystroke never waits behind the whole set).
+struct Sections {
+  bool matrix = true;
+  bool advice = true;
+  bool sweep = true;
+  bool devices = true;  // the leaderboard and the recommendations drawn from it
+};
+
+std::optional<Sections> read_sections(const nlohmann::json& request, Issues& issues) {
+  Sections wanted;
+  auto list = request.find("sections");
+  if (list == request.end()) return wanted;
+  if (!list->is_array() || list->empty() || list->size() > 4) {
+    issues.error("bad_sections", "/sections", "'sections' is a list of 'matrix', 'advice', 'sweep' and 'devices'.");
+    return std::nullopt;
+  }
+  wanted = Sections{false, false, false, false};
+  for (std::size_t i = 0; i < list->size(); ++i) {
+    const nlohmann::json& name = (*list)[i];
+    bool* flag = !name.is_string()    ? nullptr
+                 : name == "matrix"  ? &wanted.matrix
+                 : name == "advice"  ? &wanted.advice
+                 : name == "sweep"   ? &wanted.sweep
+                 : name == "devices" ? &wanted.devices
+                                     : nullptr;
+    if (!flag) {
+      issues.error("bad_sections", "/sections/" + std::to_string(i),
+                   "Unknown section; use 'matrix', 'advice', 'sweep' or 'devices'.");
+      return std::nullopt;
+    }
+    *flag = true;
+  }
+  return wanted;
+}
+
 }  // namespace
 
 // What to change when the scenario does not run (issue #21 item 3), each computed: the first
@@ -175,7 +211,15 @@ nlohmann::json advice(Scenario& s, const ModelSpec& model) {
 }
 
 nlohmann::json explore(const nlohmann::json& request, Issues& issues) {
-  std::optional<Scenario> resolved = resolve_scenario(request, issues);
+  if (!request.is_object()) {
+    issues.error("not_an_object", "/", "Expected a JSON object here.");
+    return nullptr;
+  }
+  std::optional<Sections> wanted = read_sections(request, issues);
+  if (!wanted) return nullptr;
+  nlohmann::json scenario_request = request;
+  scenario_request.erase("sections");
+  std::optional<Scenario> resolved = resolve_scenario(scenario_request, issues);
   if (!resolved) return nullptr;
   // One scenario, changed and restored section by section (a copy would copy the model's tensors).
   Scenario& s = *resolved;
@@ -184,80 +228,88 @@ nlohmann::json explore(const nlohmann::json& request, Issues& issues) {
   const int64_t context_tokens = s.context_tokens;
   const int64_t prompt_tokens = s.prompt_tokens;
 
+  nlohmann::json out = {{"context_tokens", context_tokens}};
   // Quantization x context: the engine's formats at 8K, 32K, 128K and the native maximum.
-  std::vector<int64_t> contexts = {8192, 32768, 131072, model.max_context_tokens};
-  std::sort(contexts.begin(), contexts.end());
-  contexts.erase(std::unique(contexts.begin(), contexts.end()), contexts.end());
-  contexts.erase(std::remove_if(contexts.begin(), contexts.end(),
-                                [&](int64_t c) { return c > model.max_context_tokens; }),
-                 contexts.end());
-  nlohmann::json matrix = nlohmann::json::array();
-  for (const auto& [format, bits] : engine_format_ladder(s.engine.engine)) {
-    s.weights = format;
-    for (int64_t context : contexts) {
-      s.context_tokens = context;
-      s.prompt_tokens = std::min(prompt_tokens, context);
-      Issues cell_issues;
-      std::optional<Evaluation> e = evaluate(s, model, cell_issues, false);
-      if (!e) continue;
-      matrix.push_back({{"weights", format}, {"bits", bits}, {"context_tokens", context},
-                        {"verdict", e->memory.verdict}, {"total_bytes", e->memory.total_bytes}});
+  if (wanted->matrix) {
+    std::vector<int64_t> contexts = {8192, 32768, 131072, model.max_context_tokens};
+    std::sort(contexts.begin(), contexts.end());
+    contexts.erase(std::unique(contexts.begin(), contexts.end()), contexts.end());
+    contexts.erase(std::remove_if(contexts.begin(), contexts.end(),
+                                  [&](int64_t c) { return c > model.max_context_tokens; }),
+                   contexts.end());
+    nlohmann::json matrix = nlohmann::json::array();
+    for (const auto& [format, bits] : engine_format_ladder(s.engine.engine)) {
+      s.weights = format;
+      for (int64_t context : contexts) {
+        s.context_tokens = context;
+        s.prompt_tokens = std::min(prompt_tokens, context);
+        Issues cell_issues;
+        std::optional<Evaluation> e = evaluate(s, model, cell_issues, false);
+        if (!e) continue;
+        matrix.push_back({{"weights", format}, {"bits", bits}, {"context_tokens", context},
+                          {"verdict", e->memory.verdict}, {"total_bytes", e->memory.total_bytes}});
+      }
     }
+    s.weights = weights;
+    s.context_tokens = context_tokens;
+    s.prompt_tokens = prompt_tokens;
+    out["matrix"] = std::move(matrix);
   }
 
-  s.weights = weights;
-  s.context_tokens = context_tokens;
-  s.prompt_tokens = prompt_tokens;
-  nlohmann::json what_fits = advice(s, model);
+  if (wanted->advice) out["advice"] = advice(s, model);
 
   // Memory and decode speed against context, 4K to 1M tokens (beyond the native window when
   // asked for): every point decodes with the whole context in the cache.
-  nlohmann::json sweep = nlohmann::json::array();
-  int64_t usable = 0;
-  for (int64_t context = 4096; context <= 1048576; context *= 2) {
-    s.context_tokens = context;
-    s.prompt_tokens = std::min(prompt_tokens, context);
-    Issues point_issues;
-    std::optional<Evaluation> e = evaluate(s, model, point_issues, false);
-    if (!e) break;
-    usable = e->memory.usable_bytes;
-    sweep.push_back({{"context_tokens", context}, {"total_bytes", e->memory.total_bytes},
-                     {"kv_cache_bytes", e->memory.kv_cache_bytes},
-                     {"fits", e->memory.verdict != "oom"},
-                     {"decode_tokens_per_s", e->speed.decode_tokens_per_s},
-                     {"decode_low", e->speed.decode_low},
-                     {"decode_high", e->speed.decode_high},
-                     {"bound", e->speed.bound}});
+  if (wanted->sweep) {
+    nlohmann::json sweep = nlohmann::json::array();
+    int64_t usable = 0;
+    for (int64_t context = 4096; context <= 1048576; context *= 2) {
+      s.context_tokens = context;
+      s.prompt_tokens = std::min(prompt_tokens, context);
+      Issues point_issues;
+      std::optional<Evaluation> e = evaluate(s, model, point_issues, false);
+      if (!e) break;
+      usable = e->memory.usable_bytes;
+      sweep.push_back({{"context_tokens", context}, {"total_bytes", e->memory.total_bytes},
+                       {"kv_cache_bytes", e->memory.kv_cache_bytes},
+                       {"fits", e->memory.verdict != "oom"},
+                       {"decode_tokens_per_s", e->speed.decode_tokens_per_s},
+                       {"decode_low", e->speed.decode_low},
+                       {"decode_high", e->speed.decode_high},
+                       {"bound", e->speed.bound}});
+    }
+    s.context_tokens = context_tokens;
+    s.prompt_tokens = prompt_tokens;
+    out["sweep"] = std::move(sweep);
+    out["usable_bytes"] = usable;
   }
 
   // The same model and settings on every catalog device.
-  s.context_tokens = context_tokens;
-  s.prompt_tokens = prompt_tokens;
-  nlohmann::json devices = nlohmann::json::array();
-  std::vector<const Hardware*> row_hardware;
-  const int64_t listed_devices = s.devices;
-  for (const Hardware& hardware : catalog_hardware()) {
-    s.use_devices(hardware, listed_devices);
-    s.speed = default_speed_assumptions(speed_calibration_key(s.hardware), s.engine.engine);
-    Issues device_issues;
-    std::optional<Evaluation> e = evaluate(s, model, device_issues);
-    if (!e) continue;
-    devices.push_back({{"id", hardware.id},
-                       {"verdict", e->memory.verdict},
-                       {"total_bytes", e->memory.total_bytes},
-                       {"usable_bytes", e->memory.usable_bytes},
-                       {"max_context_tokens", e->memory.max_context_tokens},
-                       {"decode_tokens_per_s", e->speed.decode_tokens_per_s},
-                       {"ttft_s", e->speed.ttft_s},
-                       {"price_usd", price_or_null(s.hardware.price_usd)},
-                       {"price_used_usd", price_or_null(s.hardware.price_used_usd)}});
-    row_hardware.push_back(&hardware);
+  if (wanted->devices) {
+    nlohmann::json devices = nlohmann::json::array();
+    std::vector<const Hardware*> row_hardware;
+    const int64_t listed_devices = s.devices;
+    for (const Hardware& hardware : catalog_hardware()) {
+      s.use_devices(hardware, listed_devices);
+      s.speed = default_speed_assumptions(speed_calibration_key(s.hardware), s.engine.engine);
+      Issues device_issues;
+      std::optional<Evaluation> e = evaluate(s, model, device_issues);
+      if (!e) continue;
+      devices.push_back({{"id", hardware.id},
+                         {"verdict", e->memory.verdict},
+                         {"total_bytes", e->memory.total_bytes},
+                         {"usable_bytes", e->memory.usable_bytes},
+                         {"max_context_tokens", e->memory.max_context_tokens},
+                         {"decode_tokens_per_s", e->speed.decode_tokens_per_s},
+                         {"ttft_s", e->speed.ttft_s},
+                         {"price_usd", price_or_null(s.hardware.price_usd)},
+                         {"price_used_usd", price_or_null(s.hardware.price_used_usd)}});
+      row_hardware.push_back(&hardware);
+    }
+    out["recommendations"] = recommendations(s, model, devices, row_hardware);
+    out["devices"] = std::move(devices);
   }
-  nlohmann::json recommended = recommendations(s, model, devices, row_hardware);
-  return {{"context_tokens", context_tokens},
-          {"matrix", std::move(matrix)}, {"sweep", std::move(sweep)}, {"usable_bytes", usable},
-          {"devices", std::move(devices)}, {"recommendations", std::move(recommended)},
-          {"advice", std::move(what_fits)}};
+  return out;
 }
 
 }  // namespace llmcalc

@@ -317,6 +317,7 @@ test('GLM-4-32B-0414 at Q4_K_M with 8K context on an A40 48GB: fit, speeds, cost
   // Rent vs buy over time: the own, rent and API lines.
   assert.deepEqual(await page.locator('llm-calc #cost-chart path.series').evaluateAll(
     (paths) => paths.map((p) => p.getAttribute('class'))), ['series own', 'series rent', 'series api']);
+  await page.locator('llm-calc[data-explored]').waitFor();
   const recommendations = await page.locator('llm-calc #recommendations').textContent();
   for (const label of ['Cheapest device', 'Best value used card', 'Unified-memory option', 'Cheapest cloud offer',
                        'Cheapest multi-GPU combination']) {

@@ -36,8 +36,7 @@ async function computed(url) {
   const { context, page, errors } = await openPage(suite.browser, { locale: 'en-US' });
   await page.goto(url);
   await waitForCalculator(page);
-  await page.locator('llm-calc #matrix-table tbody tr').first().waitFor();
-  await page.locator('llm-calc #speed-chart path.decode').waitFor();
+  await page.locator('llm-calc[data-explored]').waitFor();
   const seen = await page.evaluate(snapshot);
   assert.deepEqual(errors, []);
   await context.close();

@@ -153,6 +153,32 @@ TEST_CASE("explore(): matrix and leaderboard agree with estimate; recommendation
   CHECK(cloud["result"]["memory"]["verdict"] == "comfortable");
 }
 
+TEST_CASE("explore(): 'sections' asks for some panels, each the same as in the whole answer", "[explore]") {
+  nlohmann::json request = {{"model", "qwen3-32b"}, {"weights", "Q4_K_M"}, {"hardware", "rtx-4090"},
+                            {"context_tokens", 32768}};
+  auto whole = nlohmann::json::parse(llmcalc::explore_json(request.dump()));
+  REQUIRE(whole["ok"] == true);
+  const std::vector<std::pair<std::string, std::vector<std::string>>> panels = {
+      {"matrix", {"matrix"}}, {"advice", {"advice"}}, {"sweep", {"sweep", "usable_bytes"}},
+      {"devices", {"devices", "recommendations"}}};
+  for (const auto& [section, keys] : panels) {
+    INFO("section " << section);
+    request["sections"] = {section};
+    auto part = nlohmann::json::parse(llmcalc::explore_json(request.dump()));
+    REQUIRE(part["ok"] == true);
+    CHECK(part["result"].size() == keys.size() + 1);  // and context_tokens
+    CHECK(part["result"]["context_tokens"] == whole["result"]["context_tokens"]);
+    for (const std::string& key : keys) CHECK(part["result"][key] == whole["result"][key]);
+  }
+  request["sections"] = {"matrix", "colour"};
+  auto bad = nlohmann::json::parse(llmcalc::explore_json(request.dump()));
+  CHECK(bad["ok"] == false);
+  CHECK(bad["issues"][0]["path"] == "/sections/1");
+  request["sections"] = "matrix";
+  bad = nlohmann::json::parse(llmcalc::explore_json(request.dump()));
+  CHECK(bad["issues"][0]["path"] == "/sections");
+}
+
 TEST_CASE("When a setup does not run, the advice is what would, each checked", "[explore][advice]") {
   // Llama 3.1 70B in BF16 on one H100 under vLLM does not run (141 GB of weights).
   nlohmann::json request = {{"model", "llama-3.1-70b"}, {"weights", "BF16"}, {"engine", "vllm"},

@@ -30,4 +30,17 @@ function option(value, label) {
   return el('option', { value: value, text: label });
 }
 
-LlmCalc.dom = { el: el, clear: clear, option: option };
+// A list of `tag` children holding `texts`: a re-render with as many entries only updates the
+// texts that changed (a keystroke then writes a few text nodes, not a new list).
+function textItems(list, tag, texts) {
+  if (list.children.length !== texts.length) {
+    clear(list);
+    texts.forEach(function (text) { list.appendChild(el(tag, { text: text })); });
+    return;
+  }
+  texts.forEach(function (text, i) {
+    if (list.children[i].textContent !== text) list.children[i].textContent = text;
+  });
+}
+
+LlmCalc.dom = { el: el, clear: clear, option: option, textItems: textItems };

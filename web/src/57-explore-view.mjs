@@ -131,13 +131,17 @@ function renderRecommendations(container, result, catalogDevices, t, f) {
   rows.forEach((row) => container.appendChild(el('div', { class: 'item' }, el('dt', { text: row[0] }), el('dd', { text: row[1] }))));
 }
 
-// The device table sits in a closed section: it is built when that section is open, now or
-// when it opens (ui.devicesCard), from the latest result.
+// Draws the panels the result holds (explore may answer with some sections only). The device
+// table sits in a closed section: it is built when that section is open, now or when it opens
+// (ui.devicesCard), from the latest result.
 LlmCalc.renderExplore = function (ui, result, catalogDevices, t, f) {
+  if (result.matrix) renderMatrix(ui.matrix, result, t, f);
+  if (result.sweep) {
+    renderChart(ui.chart, result, t, f);
+    renderSpeedChart(ui.speedChart, result, t, f);
+  }
+  if (!result.devices) return;
   renderRecommendations(ui.recommendations, result, catalogDevices, t, f);
-  renderMatrix(ui.matrix, result, t, f);
-  renderChart(ui.chart, result, t, f);
-  renderSpeedChart(ui.speedChart, result, t, f);
   ui.renderDevices = () => renderDevices(ui.devices, result, catalogDevices, t, f);
   if (ui.devicesCard.open) ui.renderDevices();
   else LlmCalc.dom.clear(ui.devices);

@@ -126,35 +126,51 @@ class LlmCalcElement extends HTMLElement {
     this.schedule();
   }
 
-  // The matrix, chart and device table cost more than the main figures: they follow in a
-  // later task, once per burst of changes (60 ms debounce), so slider moves stay immediate.
-  // The first one runs as soon as the figures are painted.
-  // When the live page takes over from the pre-rendered one, the first explore runs in the same
-  // task, so no frame shows the matrix and charts empty.
+  // The matrix, chart and device table cost more than the main figures: they follow in later
+  // tasks, once per burst of changes (60 ms debounce), so slider moves stay immediate; one panel
+  // per task, so a keystroke waits behind one panel at most, and a newer change drops the rest.
+  // The first ones run as soon as the figures are painted.
+  // When the live page takes over from the pre-rendered one, the first explore runs whole in the
+  // same task, so no frame shows the matrix and charts empty.
+  // The host carries data-explored once every panel shows the current state.
   scheduleExplore() {
     if (this.exploreTimer) clearTimeout(this.exploreTimer);
+    this.exploreTimer = 0;
+    this.removeAttribute('data-explored');
     if (this.takeover) {
       this.takeover = false;
-      this.explore();
+      this.explore([null]);
       return;
     }
     this.exploreTimer = setTimeout(() => {
       this.exploreTimer = 0;
-      this.explore();
+      this.explore([['matrix'], ['sweep'], ['advice'], ['devices']]);
     }, this.explored ? 60 : 0);
   }
 
-  explore() {
+  // Runs the core's explore for each group of sections (null: all of them) and draws each answer.
+  explore(groups) {
     this.explored = true;
-    const answer = this.core.explore(this.request());
-    if (answer.ok) {
-      const f = LlmCalc.i18n.formatter(this.lang);
-      LlmCalc.renderExplore(this.ui, answer.result, this.core.catalog.devices, this.t.bind(this), f);
-      LlmCalc.renderAdvice(this.ui.advice, answer.result, this.state, this.t.bind(this), f, (changes) => {
-        Object.keys(changes).forEach((key) => { this.state[key] = changes[key]; });
-        this.set('model', this.state.model, true);  // writes the link and re-renders
-      });
-    }
+    const request = this.request();
+    const step = (i) => {
+      this.exploreTimer = 0;
+      const part = groups[i] ? Object.assign({}, request, { sections: groups[i] }) : request;
+      const answer = this.core.explore(part);
+      if (answer.ok) this.drawExplore(answer.result);
+      if (i + 1 < groups.length) this.exploreTimer = setTimeout(() => step(i + 1), 0);
+      else this.setAttribute('data-explored', '');
+    };
+    step(0);
+  }
+
+  drawExplore(result) {
+    const f = LlmCalc.i18n.formatter(this.lang);
+    LlmCalc.renderExplore(this.ui, result, this.core.catalog.devices, this.t.bind(this), f);
+    if (!result.advice) return;
+    LlmCalc.renderAdvice(this.ui.advice, result, this.state, this.t.bind(this), f, (changes) => {
+      Object.keys(changes).forEach((key) => { this.state[key] = changes[key]; });
+      this.set('model', this.state.model, true);  // writes the link and re-renders
+    });
   }
 
   // Coalesces the changes of one task into a single render, run before the next paint (a
@@ -677,8 +693,7 @@ class LlmCalcElement extends HTMLElement {
     // Short answers to the usual questions, written from the numbers above.
     const name = r.model.name || r.model.id;
     const device = this.deviceSummary(r);
-    LlmCalc.dom.clear(ui.answers);
-    [
+    LlmCalc.dom.textItems(ui.answers, 'li', [
       LlmCalc.i18n.sentence(this.lang, 'fit', { model: name, weights: r.weights.format, device: device,
         context: f.integer(this.state.ctx), verdict: t(m.verdict).toLowerCase(), free: f.gib(Math.abs(m.headroom_bytes)),
         short: m.headroom_bytes < 0 }),
@@ -689,7 +704,7 @@ class LlmCalcElement extends HTMLElement {
         : LlmCalc.i18n.sentence(this.lang, r.prefill.ttft_s > 0 ? 'speed' : 'speed_no_ttft', {
           decode: f.speed(r.decode.tokens_per_s), low: f.speed(r.decode.low), high: f.speed(r.decode.high),
           ttft: f.seconds(r.prefill.ttft_s), prompt: f.integer(this.state.prompt) }),
-    ].forEach((text) => ui.answers.appendChild(LlmCalc.dom.el('li', { text: text })));
+    ]);
     ui.verdict.className = 'verdict ' + m.verdict;
     LlmCalc.dom.clear(ui.bar);
     [['weights_part', m.weights_bytes, 'w'], ['kv_part', m.kv_cache_bytes, 'k'],
@@ -748,7 +763,6 @@ class LlmCalcElement extends HTMLElement {
       [t('native_limit'), f.integer(card.max_context_tokens) + ' tokens', 'native-context'],
       [t('kv_per_token'), f.integer(m.kv_cache.bytes_per_token), 'kv-per-token'],
     ]);
-    LlmCalc.dom.clear(ui.layers);
     const windowOf = (kind) => {
       const group = card.layer_groups.find((g) => g.attention === kind && g.window_tokens);
       return group ? ' (' + f.integer(group.window_tokens) + ')' : '';
@@ -756,7 +770,7 @@ class LlmCalcElement extends HTMLElement {
     const moeGroup = card.layer_groups.find((g) => g.mlp === 'moe');
     const line = (label, counts, suffix) => Object.keys(counts).map((kind) =>
       counts[kind] + ' × ' + kind + (suffix ? suffix(kind) : '')).join(' · ');
-    [
+    LlmCalc.dom.textItems(ui.layers, 'li', [
       t('attention_kinds') + ': ' + line('attention', card.layer_counts.attention, windowOf),
       'MLP: ' + line('mlp', card.layer_counts.mlp, (kind) => kind === 'moe' && moeGroup
         ? ' (' + moeGroup.experts_active + '/' + moeGroup.experts + ' experts)' : ''),
@@ -765,7 +779,7 @@ class LlmCalcElement extends HTMLElement {
         ['experts_shared', p.experts_shared], ['router', p.router], ['recurrent', p.recurrent],
         ['norms', p.norms], ['vision', p.vision], ['audio', p.audio], ['projector', p.projector], ['mtp', p.mtp]]
         .filter((part) => part[1] > 0).map((part) => part[0] + ' ' + f.params(part[1])).join(' · '),
-    ].forEach((text) => ui.layers.appendChild(LlmCalc.dom.el('li', { text: text })));
+    ]);
     const c = r.cost;
     const usd = (v) => (typeof v === 'number' ? '$' + f.number(v, v < 10 ? 2 : 0) : '—');
     const offer = c.rent.offer;
@@ -789,31 +803,67 @@ class LlmCalcElement extends HTMLElement {
         ', ' + t('ft_activations') + ' ' + f.gib(ft.activations_bytes) + ')' +
         (ft.recommended_device ? ' · ' + t('rec_device') + ': ' + ft.recommended_device.name : ''), 'ft-' + method];
     }));
-    LlmCalc.dom.clear(ui.commands);
-    // The selected engine's command first; an engine that cannot run the selection says why.
-    const selected = this.state.engine === 'transformers' ? '' : this.state.engine;
-    Object.keys(r.commands).sort((a, b) => (b === selected) - (a === selected)).forEach((engine) => {
-      const entry = r.commands[engine];
-      const text = (entry.nodes ? machineCommands(entry, t) : entry.command) +
-        (entry.modelfile ? '\n\n# Modelfile\n' + entry.modelfile : '');
-      const copy = LlmCalc.dom.el('button', { type: 'button', class: 'copy', text: t('copy'),
-                                              'aria-label': t('copy') + ' ' + engine });
-      // Said beside the button that was pressed (issue #21 item 8).
-      const said = LlmCalc.dom.el('span', { class: 'status', role: 'status', 'data-testid': 'copy-status' });
-      copy.addEventListener('click', () => copyText(text, said, t('copied_command'), t('copy_unavailable')));
-      ui.commands.appendChild(LlmCalc.dom.el('div', { class: 'command' + (entry.unavailable ? ' unavailable' : ''), 'data-engine': engine },
-        LlmCalc.dom.el('div', { class: 'row' }, LlmCalc.dom.el('strong', { text: engine }), said, copy),
-        entry.unavailable ? LlmCalc.dom.el('p', { class: 'hint cannot-run', 'data-testid': 'cannot-run', text: t('cannot_run') + ': ' + entry.unavailable }) : null,
-        LlmCalc.dom.el('pre', { text: text }),
-        entry.notes ? LlmCalc.dom.el('p', { class: 'hint', text: entry.notes }) : null));
-    });
+    renderCommands(ui.commands, r.commands, this.state.engine === 'transformers' ? '' : this.state.engine, t);
     this.scheduleExplore();
-    LlmCalc.dom.clear(ui.math);
-    m.math.forEach((line) => {
-      ui.math.appendChild(LlmCalc.dom.el('li', {}, LlmCalc.dom.el('strong', { text: t('math_' + line.name) + ': ' }),
-        line.formula + ' = ' + f.integer(line.bytes) + ' B'));
-    });
+    renderMath(ui.math, m.math, t, f);
   }
+}
+
+// Each engine's command, the selected engine's first; an engine that cannot run the selection
+// says why. A re-render with the same engines in the same shape only updates the texts.
+function renderCommands(container, commands, selected, t) {
+  const engines = Object.keys(commands).sort((a, b) => (b === selected) - (a === selected));
+  const textOf = (entry) => (entry.nodes ? machineCommands(entry, t) : entry.command) +
+    (entry.modelfile ? '\n\n# Modelfile\n' + entry.modelfile : '');
+  const shape = (entry) => [!!entry.unavailable, !!entry.notes].join();
+  const blocks = container.children;
+  const same = blocks.length === engines.length && engines.every((engine, i) =>
+    blocks[i].getAttribute('data-engine') === engine && blocks[i].getAttribute('data-shape') === shape(commands[engine]));
+  if (same) {
+    engines.forEach((engine, i) => {
+      const entry = commands[engine];
+      const block = blocks[i];
+      const pre = block.querySelector('pre');
+      const text = textOf(entry);
+      if (pre.textContent !== text) pre.textContent = text;
+      const cannot = block.querySelector('.cannot-run');
+      if (cannot) cannot.textContent = t('cannot_run') + ': ' + entry.unavailable;
+      const notes = block.querySelector('.notes');
+      if (notes) notes.textContent = entry.notes;
+    });
+    return;
+  }
+  LlmCalc.dom.clear(container);
+  engines.forEach((engine) => {
+    const entry = commands[engine];
+    const pre = LlmCalc.dom.el('pre', { text: textOf(entry) });
+    const copy = LlmCalc.dom.el('button', { type: 'button', class: 'copy', text: t('copy'),
+                                            'aria-label': t('copy') + ' ' + engine });
+    // Said beside the button that was pressed (issue #21 item 8); copies what the block shows.
+    const said = LlmCalc.dom.el('span', { class: 'status', role: 'status', 'data-testid': 'copy-status' });
+    copy.addEventListener('click', () => copyText(pre.textContent, said, t('copied_command'), t('copy_unavailable')));
+    container.appendChild(LlmCalc.dom.el('div', { class: 'command' + (entry.unavailable ? ' unavailable' : ''),
+                                                  'data-engine': engine, 'data-shape': shape(entry) },
+      LlmCalc.dom.el('div', { class: 'row' }, LlmCalc.dom.el('strong', { text: engine }), said, copy),
+      entry.unavailable ? LlmCalc.dom.el('p', { class: 'hint cannot-run', 'data-testid': 'cannot-run', text: t('cannot_run') + ': ' + entry.unavailable }) : null,
+      pre,
+      entry.notes ? LlmCalc.dom.el('p', { class: 'hint notes', text: entry.notes }) : null));
+  });
+}
+
+// "<formula name>: <formula> = <bytes> B" per line of the memory math.
+function renderMath(list, math, t, f) {
+  if (list.children.length !== math.length) {
+    LlmCalc.dom.clear(list);
+    math.forEach(() => list.appendChild(LlmCalc.dom.el('li', {}, LlmCalc.dom.el('strong'), '')));
+  }
+  math.forEach((line, i) => {
+    const item = list.children[i];
+    const name = t('math_' + line.name) + ': ';
+    const value = line.formula + ' = ' + f.integer(line.bytes) + ' B';
+    if (item.firstChild.textContent !== name) item.firstChild.textContent = name;
+    if (item.lastChild.textContent !== value) item.lastChild.textContent = value;
+  });
 }
 
 // <llm-calc key="value" ...> with the settings that differ from the defaults; values are the
