@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <limits>
+#include <map>
 #include <utility>
 
 #include "llmcalc/catalog.h"
@@ -20,7 +21,11 @@ double per_million(double usd_per_hour, double tokens_per_s) {
   return tokens_per_s > 0 ? usd_per_hour / (tokens_per_s * 3600.0) * 1e6 : 0.0;
 }
 
+// Looked up once per model: the price list is fixed for the life of the module.
 nlohmann::json cheapest_api(const std::string& model_id) {
+  static std::map<std::string, nlohmann::json> found;
+  auto cached = found.find(model_id);
+  if (cached != found.end()) return cached->second;
   nlohmann::json best = nullptr;
   const nlohmann::json& prices = Catalog::instance().document("api_prices.json");
   if (!prices.contains("prices")) return best;
@@ -39,37 +44,51 @@ nlohmann::json cheapest_api(const std::string& model_id) {
               {"source", price.value("source", "")}};
     }
   }
+  found.emplace(model_id, best);
   return best;
+}
+
+// The cheapest offer per device of a device (looked up once per device id) and its price per device.
+struct BestOffer {
+  const nlohmann::json* offer = nullptr;
+  double per_device = std::numeric_limits<double>::infinity();
+};
+
+const BestOffer& best_offer(const std::string& device_id) {
+  static std::map<std::string, BestOffer> found;
+  auto cached = found.find(device_id);
+  if (cached != found.end()) return cached->second;
+  BestOffer best;
+  const nlohmann::json& offers = Catalog::instance().document("cloud_offers.json");
+  if (offers.contains("offers")) {
+    for (const auto& offer : offers["offers"]) {
+      auto id = offer.find("device_id");
+      if (id == offer.end() || !id->is_string() || id->get_ref<const std::string&>() != device_id ||
+          !offer["usd_per_hour"].is_number()) {
+        continue;
+      }
+      double count = static_cast<double>(std::max<int64_t>(1, offer.value("device_count", int64_t{1})));
+      double per_device = offer["usd_per_hour"].get<double>() / count;
+      if (per_device < best.per_device) best = {&offer, per_device};
+    }
+  }
+  return found.emplace(device_id, best).first->second;
 }
 
 }  // namespace
 
 nlohmann::json cheapest_offer(const std::string& device_id, int64_t devices) {
-  nlohmann::json best = nullptr;
-  double best_per_device = std::numeric_limits<double>::infinity();
-  const nlohmann::json& offers = Catalog::instance().document("cloud_offers.json");
-  if (!offers.contains("offers")) return best;
-  for (const auto& offer : offers["offers"]) {
-    auto id = offer.find("device_id");
-    if (id == offer.end() || !id->is_string() || id->get_ref<const std::string&>() != device_id ||
-        !offer["usd_per_hour"].is_number()) {
-      continue;
-    }
-    double count = static_cast<double>(std::max<int64_t>(1, offer.value("device_count", int64_t{1})));
-    double per_device = offer["usd_per_hour"].get<double>() / count;
-    if (per_device < best_per_device) {
-      best_per_device = per_device;
-      best = {{"id", offer.value("id", "")},
-              {"provider", offer.value("provider", "")},
-              {"product", offer.value("product", "")},
-              {"usd_per_device_hour", per_device},
-              {"usd_per_hour", per_device * static_cast<double>(devices)},
-              {"billing_granularity", offer.value("billing_granularity", nlohmann::json(nullptr))},
-              {"price_date", offer.value("price_date", "")},
-              {"source", offer.value("source", "")}};
-    }
-  }
-  return best;
+  const BestOffer& best = best_offer(device_id);
+  if (!best.offer) return nullptr;
+  const nlohmann::json& offer = *best.offer;
+  return {{"id", offer.value("id", "")},
+          {"provider", offer.value("provider", "")},
+          {"product", offer.value("product", "")},
+          {"usd_per_device_hour", best.per_device},
+          {"usd_per_hour", best.per_device * static_cast<double>(devices)},
+          {"billing_granularity", offer.value("billing_granularity", nlohmann::json(nullptr))},
+          {"price_date", offer.value("price_date", "")},
+          {"source", offer.value("source", "")}};
 }
 
 CostAssumptions read_cost_assumptions(const nlohmann::json& request, Issues& issues) {
