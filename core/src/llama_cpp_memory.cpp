@@ -190,7 +190,10 @@ EngineTotals measure(const LlamaCppInputs& in, const LayerPlacement& p, int64_t 
                                                  static_cast<double>(w.expert_bytes)
                                            : 0.0;
   double host_reads = 0;
-  std::vector<int64_t> copies(static_cast<std::size_t>(devices), 0);  // op-offload copies
+  // Op-offload copies (on the first GPU): of layers held in RAM, which add to the live set, and
+  // of the RAM experts of layers on the GPUs, which the allocator overlaps with it.
+  int64_t added_copy = 0;
+  int64_t overlapped_copy = 0;
   const int64_t ubatch = engine.ubatch_tokens;
   const bool op_offload = uses_gpus(in.hardware) && ubatch >= kOpOffloadMinBatch;
   for (std::size_t i = 0; i < static_cast<std::size_t>(model.n_layers); ++i) {
@@ -219,11 +222,15 @@ EngineTotals measure(const LlamaCppInputs& in, const LayerPlacement& p, int64_t 
     // (ggml-backend.cpp, ggml_backend_sched_backend_id_from_cur: "check if a backend with higher
     // prio wants to offload the op", b = 0 first), whichever GPU holds the layer's other tensors.
     // Four P100s at b8829 with RAM experts in layers on every card: CUDA0's compute buffer alone
-    // grows (tests/data/multi_device_runs.json, the llm-server-ops records).
+    // grows, by the two expert copies whatever the live set (960 MiB of copies, 1,030-1,112 MiB
+    // logged at -ub 256 to 2048 while the live set grows 73 -> 584 MiB; tests/data/
+    // multi_device_runs.json, the llm-server-ops records); with whole layers in RAM the copies
+    // add to it (the --fit records of tests/data/engine_logs.json).
     if (op_offload) {
       bool host_experts = experts > 0 && (d < 0 || (p.overflow[i] < 0 && p.expert_share[i] < 1.0));
       int64_t largest = host_experts ? w.layer_expert_max_bytes[i] : d < 0 ? w.layer_dense_max_bytes[i] : 0;
-      copies[0] = std::max(copies[0], 2 * largest);
+      int64_t& copy = d < 0 ? added_copy : overlapped_copy;
+      copy = std::max(copy, 2 * largest);
     }
   }
   // The MTP layers load with drafting only (mparams.load_mtp), after the decoder's last layer.
@@ -255,10 +262,13 @@ EngineTotals measure(const LlamaCppInputs& in, const LayerPlacement& p, int64_t 
   for (int d = 0; d < devices; ++d) {
     DeviceMemory& device = t.devices[static_cast<std::size_t>(d)];
     bool busy = device.layers > 0 || d == p.output_device;
-    int64_t copy = copies[static_cast<std::size_t>(d)];
+    int64_t live = busy ? live_set(device_hardware(in, d).backend) : 0;
+    int64_t copy = d == 0 ? std::max(added_copy, overlapped_copy) : 0;
     // With an op-offload copy in the same graph split, one of the two DSA buffers is freed
     // first (GLM-5.2 at 768K: 1 x n_kv x n_ubatch on the device with RAM experts, 2 x elsewhere).
-    device.compute_bytes = busy ? live_set(device_hardware(in, d).backend) + copy + (copy > 0 ? 1 : 2) * dsa_buffer : 0;
+    device.compute_bytes = busy ? std::max(live + (d == 0 ? added_copy : 0), d == 0 ? overlapped_copy : 0) +
+                                      (copy > 0 ? 1 : 2) * dsa_buffer
+                                : 0;
     if (d == p.output_device) {
       device.compute_bytes += outputs;
       device.draft_bytes = t.mtp;
