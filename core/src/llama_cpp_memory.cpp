@@ -243,15 +243,20 @@ EngineTotals measure(const LlamaCppInputs& in, const LayerPlacement& p, int64_t 
   int64_t stream_cells = t.kv.cells / (one_stream ? 1 : std::max<int64_t>(1, r.sequences));
   // The FFN live set, and the KQ masks (full and sliding caches) on the device: CUDA and ROCm
   // copy the f32 input and cast it to f16 for flash attention (6 B per cell and token), Metal
-  // keeps 4 B, Vulkan 2 B (sched_reserve lines in tests/data/engine_logs.json); DeepSeek sparse
-  // attention replaces the mask with its own two f32 buffers (indexer scores and top-k mask).
-  // Without flash attention one layer's f32 KQ scores.
+  // keeps 4 B, Vulkan 2 B (sched_reserve lines in tests/data/engine_logs.json); with CUDA the
+  // cast is made once, where the first layer runs, and the GPUs after it receive the f16 mask
+  // (2 B: four P100s at b8829, whose later cards' buffers grow by exactly 2 B per cell and token
+  // from 32K to 128K, tests/data/multi_device_runs.json). DeepSeek sparse attention replaces the
+  // mask with its own two f32 buffers (indexer scores and top-k mask). Without flash attention
+  // one layer's f32 KQ scores.
   int64_t swa_cells = window_cells(model, engine_kv_request(r, context), stream_cells);
   bool sparse = has_indexer(model);
   int64_t dsa_buffer = sparse ? stream_cells * ubatch * 4 : 0;
   const int64_t ffn_live = ffn_live_elements(model);
-  auto live_set = [&](const std::string& backend) {
-    int64_t mask_bytes = backend == "vulkan" ? 2 : backend == "metal" ? 4 : 6;
+  const int cast_device = p.device.empty() ? -1 : p.device[0];
+  auto live_set = [&](const std::string& backend, int d) {
+    bool f16_copy = backend == "cuda" && engine.flash_attention && d != cast_device;
+    int64_t mask_bytes = backend == "vulkan" || f16_copy ? 2 : backend == "metal" ? 4 : 6;
     int64_t bytes = ubatch * 4 * ffn_live +
                     (sparse ? 0 : ubatch * mask_bytes * (stream_cells + swa_cells));
     if (!engine.flash_attention) bytes += ubatch * stream_cells * max_heads(model) * 4;
@@ -262,7 +267,7 @@ EngineTotals measure(const LlamaCppInputs& in, const LayerPlacement& p, int64_t 
   for (int d = 0; d < devices; ++d) {
     DeviceMemory& device = t.devices[static_cast<std::size_t>(d)];
     bool busy = device.layers > 0 || d == p.output_device;
-    int64_t live = busy ? live_set(device_hardware(in, d).backend) : 0;
+    int64_t live = busy ? live_set(device_hardware(in, d).backend, d) : 0;
     int64_t copy = d == 0 ? std::max(added_copy, overlapped_copy) : 0;
     // With an op-offload copy in the same graph split, one of the two DSA buffers is freed
     // first (GLM-5.2 at 768K: 1 x n_kv x n_ubatch on the device with RAM experts, 2 x elsewhere).
@@ -279,7 +284,7 @@ EngineTotals measure(const LlamaCppInputs& in, const LayerPlacement& p, int64_t 
   // live set when it runs layers.
   t.host.compute_bytes = ubatch * 4 * (stream_cells + swa_cells);
   bool cpu_only = in.hardware.kind == "cpu";
-  if (t.host.layers > 0 || cpu_only) t.host.compute_bytes += live_set(in.hardware.backend);
+  if (t.host.layers > 0 || cpu_only) t.host.compute_bytes += live_set(in.hardware.backend, -1);
   if (cpu_only) {
     t.host.compute_bytes += outputs;
     t.host.draft_bytes = t.mtp;
