@@ -244,7 +244,7 @@ EngineTotals measure(const LlamaCppInputs& in, const LayerPlacement& p, int64_t 
   // The FFN live set, and the KQ masks (full and sliding caches) on the device: CUDA and ROCm
   // copy the f32 input and cast it to f16 for flash attention (6 B per cell and token), Metal
   // keeps 4 B, Vulkan 2 B (sched_reserve lines in tests/data/engine_logs.json); with CUDA the
-  // cast is made once, where the first layer runs, and the GPUs after it receive the f16 mask
+  // cast is made once, on the GPU of the first layer, and the GPUs after it receive the f16 mask
   // (2 B: four P100s at b8829, whose later cards' buffers grow by exactly 2 B per cell and token
   // from 32K to 128K, tests/data/multi_device_runs.json). DeepSeek sparse attention replaces the
   // mask with its own two f32 buffers (indexer scores and top-k mask). Without flash attention
@@ -253,7 +253,14 @@ EngineTotals measure(const LlamaCppInputs& in, const LayerPlacement& p, int64_t 
   bool sparse = has_indexer(model);
   int64_t dsa_buffer = sparse ? stream_cells * ubatch * 4 : 0;
   const int64_t ffn_live = ffn_live_elements(model);
-  const int cast_device = p.device.empty() ? -1 : p.device[0];
+  // The GPU running the first layer on a GPU casts the mask (a single GPU keeps its 6 B).
+  int cast_device = -1;
+  for (int d : p.device) {
+    if (d >= 0) {
+      cast_device = d;
+      break;
+    }
+  }
   auto live_set = [&](const std::string& backend, int d) {
     bool f16_copy = backend == "cuda" && engine.flash_attention && d != cast_device;
     int64_t mask_bytes = backend == "vulkan" || f16_copy ? 2 : backend == "metal" ? 4 : 6;
@@ -268,12 +275,11 @@ EngineTotals measure(const LlamaCppInputs& in, const LayerPlacement& p, int64_t 
     DeviceMemory& device = t.devices[static_cast<std::size_t>(d)];
     bool busy = device.layers > 0 || d == p.output_device;
     int64_t live = busy ? live_set(device_hardware(in, d).backend, d) : 0;
-    int64_t copy = d == 0 ? std::max(added_copy, overlapped_copy) : 0;
+    bool copies_here = d == 0 && (added_copy > 0 || overlapped_copy > 0);
+    int64_t peak = d == 0 ? std::max(live + added_copy, overlapped_copy) : live;
     // With an op-offload copy in the same graph split, one of the two DSA buffers is freed
     // first (GLM-5.2 at 768K: 1 x n_kv x n_ubatch on the device with RAM experts, 2 x elsewhere).
-    device.compute_bytes = busy ? std::max(live + (d == 0 ? added_copy : 0), d == 0 ? overlapped_copy : 0) +
-                                      (copy > 0 ? 1 : 2) * dsa_buffer
-                                : 0;
+    device.compute_bytes = busy ? peak + (copies_here ? 1 : 2) * dsa_buffer : 0;
     if (d == p.output_device) {
       device.compute_bytes += outputs;
       device.draft_bytes = t.mtp;

@@ -97,7 +97,7 @@ std::string ladder_pick(Scenario& s, const ModelSpec& spec, int64_t min_bits, in
   auto beyond_memory = [&]() {
     Issues plan_issues;
     std::shared_ptr<const WeightPlan> plan = scenario_weights(s, spec, plan_issues);
-    return is_llama_cpp_family(s.engine.engine) &&
+    return plan && is_llama_cpp_family(s.engine.engine) &&
            llama_cpp_beyond_memory(*plan, s.hardware, device_memory, s.system_memory_bytes);
   };
   std::string smallest;
