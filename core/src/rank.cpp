@@ -71,13 +71,11 @@ std::string ladder_pick(Scenario& s, const ModelSpec& spec, int64_t min_bits, in
     if (bits < min_bits) break;
     formats.push_back(format);
   }
-  // 1: plannable and small enough, 0: too large, -1: no plan (the format does not apply).
-  auto could_fit = [&](std::size_t i) {
+  // The format's weights (cached per model and format); null where the format does not apply.
+  auto plan_of = [&](std::size_t i) {
     s.weights = formats[i];
     Issues plan_issues;
-    std::shared_ptr<const WeightPlan> plan = scenario_weights(s, spec, plan_issues);
-    if (!plan) return -1;
-    return plan->text_bytes - plan->token_embd_bytes <= device_memory ? 1 : 0;
+    return scenario_weights(s, spec, plan_issues);
   };
   auto verdict_of = [&](std::size_t i) -> std::string {
     s.weights = formats[i];
@@ -87,23 +85,20 @@ std::string ladder_pick(Scenario& s, const ModelSpec& spec, int64_t min_bits, in
   };
   std::string tight;
   for (std::size_t i = 0; i < formats.size(); ++i) {
-    if (could_fit(i) != 1) continue;
+    std::shared_ptr<const WeightPlan> plan = plan_of(i);
+    if (!plan || plan->text_bytes - plan->token_embd_bytes > device_memory) continue;
     std::string verdict = verdict_of(i);
     if (verdict == "comfortable") return formats[i];
     if (verdict == "tight" && tight.empty()) tight = formats[i];
   }
   if (!tight.empty()) return tight;
-  // A format llama.cpp cannot hold in the GPUs and RAM together is "oom" without a --fit search.
-  auto beyond_memory = [&]() {
-    Issues plan_issues;
-    std::shared_ptr<const WeightPlan> plan = scenario_weights(s, spec, plan_issues);
-    return plan && is_llama_cpp_family(s.engine.engine) &&
-           llama_cpp_beyond_memory(*plan, s.hardware, device_memory, s.system_memory_bytes);
-  };
+  const bool llama_cpp = is_llama_cpp_family(s.engine.engine);
   std::string smallest;
   for (std::size_t i = 0; i < formats.size(); ++i) {
-    if (could_fit(i) < 0) continue;
-    if (beyond_memory()) {
+    std::shared_ptr<const WeightPlan> plan = plan_of(i);
+    if (!plan) continue;
+    // A format llama.cpp cannot hold in the GPUs and RAM together is "oom" without a --fit search.
+    if (llama_cpp && llama_cpp_beyond_memory(*plan, s.hardware, device_memory, s.system_memory_bytes)) {
       smallest = formats[i];
       continue;
     }
