@@ -34,6 +34,7 @@ Hardware hardware_from_record(const nlohmann::json& record) {
   h.memory_bandwidth_bytes_per_s = number_or_zero(record, "memory_bandwidth_GBps") * 1e9;
   h.fp16_flops_per_s = number_or_zero(record, "fp16_dense_TFLOPS") * 1e12;
   h.int8_ops_per_s = number_or_zero(record, "int8_dense_TOPS") * 1e12;
+  h.cuda_compute_capability = number_or_zero(record, "cuda_compute_capability");
   auto link = record.find("interconnect");
   if (link != record.end() && link->is_object()) {
     h.interconnect_bytes_per_s = number_or_zero(*link, "bandwidth_GBps") * 1e9;
@@ -102,6 +103,8 @@ std::optional<Hardware> resolve_hardware(const nlohmann::json& value, const std:
   h.interconnect_bytes_per_s =
       reader.number("interconnect_bytes_per_s", 0, 1e13, 0.0).value_or(0.0);
   h.int8_ops_per_s = reader.number("int8_ops_per_s", 0, 1e19, 0.0).value_or(0.0);
+  h.cuda_compute_capability = reader.number("cuda_compute_capability", 0, 20, 0.0).value_or(0.0);
+  h.memory_type = reader.string("memory_type", 16, std::string()).value_or("");
   return h;
 }
 
@@ -179,6 +182,7 @@ nlohmann::json hardware_json(const Hardware& h) {
           {"memory_bandwidth_bytes_per_s", h.memory_bandwidth_bytes_per_s},
           {"fp16_flops_per_s", h.fp16_flops_per_s},
           {"int8_ops_per_s", h.int8_ops_per_s},
+          {"cuda_compute_capability", h.cuda_compute_capability},
           {"interconnect_bytes_per_s", h.interconnect_bytes_per_s}};
 }
 

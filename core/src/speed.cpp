@@ -106,12 +106,49 @@ struct Rates {
   double matmul = 0;
 };
 
-Rates rates_of(const Hardware& h, const SpeedAssumptions& a, bool quantized) {
-  double matmul_peak = quantized ? (h.int8_ops_per_s > 0 ? h.int8_ops_per_s : 2.0 * h.fp16_flops_per_s)
-                                 : h.fp16_flops_per_s;
-  return {h.memory_bandwidth_bytes_per_s * a.bandwidth_efficiency, h.fp16_flops_per_s * a.compute_efficiency,
-          matmul_peak * (quantized ? a.quantized_compute_efficiency : a.compute_efficiency)};
+// NVIDIA parts below compute capability 6.1 (the P100, 6.0) have no __dp4a. llama.cpp's CUDA
+// backend (ggml-cuda/common.cuh, ggml_cuda_dp4a: four byte products in software below
+// GGML_CUDA_CC_DP4A = 610) then turns the quantized mat-vec of decode into integer work the SMs
+// cannot finish at memory speed, and never picks its quantized GEMM (mmq.cu,
+// ggml_cuda_should_use_mmq returns false below 610): prompts run through dequantization and FP16
+// cuBLAS. The mat-vec rate is the SMs', so it is written per FP16 FLOP/s: 0.013962 bytes per FLOP
+// is the rate a P100 (18.7 TFLOPS FP16) gives in the two published P100 rows that pin it
+// (pavlokhmel.com, "LLM throughput benchmark on 13 GPUs and 10 models", 2026-06-07, llama.cpp,
+// one request, unsloth Q4_K_M): Qwen3.5-9B at 32 tokens/s (31.250 ms) and Qwen3.5-4B at 49
+// (20.408 ms), 32 layers and 1,831 graph nodes each (llama_cpp_graph_nodes), 5.0117 and 2.1810 GB
+// read per token (this model's decode bytes). Two rows, two unknowns, with the step
+// t = bytes / rate + nodes x launch + 32 x 95 us (the per-layer cost of cuda.hbm, the P100's
+// calibration key): rate = (5.0117 - 2.1810) GB / (31.250 - 20.408) ms = 261.1 GB/s
+// = 0.013962 x 18.7e12; launch = (20.408 - 8.353 - 3.040) ms / 1,831 = 4.92 us.
+constexpr double kNoDp4aBytesPerFlop = 0.013962;
+
+bool lacks_dp4a(const Hardware& h) {
+  return h.backend == "cuda" && h.cuda_compute_capability > 0 && h.cuda_compute_capability < 6.1;
 }
+
+Rates rates_of(const Hardware& h, const SpeedAssumptions& a, bool quantized) {
+  bool no_dp4a = quantized && lacks_dp4a(h);
+  double matmul_peak = !quantized || no_dp4a ? h.fp16_flops_per_s
+                                             : (h.int8_ops_per_s > 0 ? h.int8_ops_per_s : 2.0 * h.fp16_flops_per_s);
+  double bandwidth = h.memory_bandwidth_bytes_per_s * a.bandwidth_efficiency;
+  if (no_dp4a) bandwidth = std::min(bandwidth, kNoDp4aBytesPerFlop * h.fp16_flops_per_s);
+  return {bandwidth, h.fp16_flops_per_s * a.compute_efficiency,
+          matmul_peak * (quantized && !no_dp4a ? a.quantized_compute_efficiency : a.compute_efficiency)};
+}
+
+// llama.cpp builds the same graph for every decode step; with CUDA graphs the GPU replays it in
+// one launch, without them the host launches node after node. ggml-cuda.cu
+// (ggml_cuda_graph_set_enabled) turns graphs off below compute capability 7.0 since PR #25749
+// (b10042, 2026-07-16; below 8.0 before), i.e. on every Pascal part. At decode sizes most kernels
+// end before the host has launched the next, so a step costs its memory time plus a launch per
+// node: 4.92 us, the figure the P100 rows above give (a host-side cost: a faster CPU launches
+// faster).
+constexpr double kPascalLaunchSeconds = 4.92e-6;
+
+bool launches_node_by_node(const Hardware& h) {
+  return h.backend == "cuda" && h.cuda_compute_capability > 0 && h.cuda_compute_capability < 7.0;
+}
+
 
 // A link between the devices of one machine: its bandwidth and the latency of a small NCCL
 // all-reduce. Cards whose only link is PCIe: an all-reduce of 8 bytes takes 42.6 us on 8 RTX
@@ -179,6 +216,7 @@ Step layer_split_step(const ModelSpec& model, const SpeedRequest& r, const Work&
     double m = d.share * device_bytes / rates.bandwidth;
     double c = rates.compute > 0 ? d.share * w.flops_per_token * batch / rates.compute : 0.0;
     step.seconds += std::max(m, c);
+    if (launches_node_by_node(d.hardware)) step.seconds += d.share * llama_cpp_graph_nodes(model) * kPascalLaunchSeconds;
     memory += m;
     compute += c;
     if (d.node != 0) step.seconds += rpc_round_trip_seconds(model, r, batch);
@@ -249,6 +287,22 @@ Step tensor_parallel_step(const ModelSpec& model, const Hardware& hardware, cons
 }
 
 }  // namespace
+
+// Nodes of llama.cpp's decode graph, from the `graph nodes` its logs print: 1,030 for Llama 3.1
+// 8B (32 full-attention layers with a dense FFN: 32.19 per layer, output included; index file id
+// 48629668660, an Ollama log), 1,831 for Qwen3.5-9B (8 of those and 24 gated delta-net layers:
+// 33.375 more per linear-attention layer; tests/data/engine_logs.json,
+// qwen3.5-9b-udq4kxl-1070ti-np1), 4,473 for Qwen3.5-122B-A10B (12 + 36 such layers, all MoE:
+// 35.97 more per MoE layer; miminashi/llm-server-ops@6b04e192, f16 cache).
+double llama_cpp_graph_nodes(const ModelSpec& model) {
+  double nodes = 0;
+  for (const LayerSpec& layer : model.layers) {
+    AttentionKind kind = layer.attention.kind;
+    nodes += 32.19 + (kind == AttentionKind::linear || kind == AttentionKind::ssm ? 33.375 : 0.0) +
+             (layer.mlp.moe ? 35.97 : 0.0);
+  }
+  return nodes;
+}
 
 SpeedEstimate estimate_speed(const ModelSpec& model, const WeightPlan& weights,
                              const Hardware& hardware, const SpeedRequest& request) {

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "llmcalc/api.h"
+#include "llmcalc/speed.h"
 #include "test_support.h"
 
 namespace {
@@ -145,4 +146,64 @@ TEST_CASE("The time to first token of a prompt does not move with the context se
   nlohmann::json large = at(131072);
   CHECK(small["prefill"]["ttft_s"].get<double>() == Approx(large["prefill"]["ttft_s"].get<double>()));
   CHECK(small["decode"]["tokens_per_s"].get<double>() > large["decode"]["tokens_per_s"].get<double>());
+}
+
+TEST_CASE("llama.cpp's decode graph: node counts against the counts logs print", "[speed][pascal]") {
+  // The per-layer counts come from Llama 3.1 8B (1,030), Qwen3.5-9B (1,831) and Qwen3.5-122B-A10B
+  // (4,473) (core/src/speed.cpp). Logs of other models, none used there: Qwen3.6-27B, 16 full and
+  // 48 linear-attention layers, "sched_reserve: graph nodes  = 3655" (tests/data/engine_logs.json,
+  // qwen3.6-27b-q4km-3090-vulkan); Qwen3-30B-A3B "graph nodes  = 3222" (build 5622, the mainline
+  // run in ik_llama.cpp issue #514); Qwen3-235B-A22B 5,741 (builds 5192-5274, ik_llama.cpp
+  // discussion #357); Qwen3-4B 1,267 (a 2026 CUDA log, index file id 55587500709); gpt-oss-20b
+  // 1,352 (build 6699, ik_llama.cpp issue #822). The count is a proxy for launches (views launch
+  // nothing, fusions launch once), so within a quarter is what it is good for; the hybrid
+  // Qwen3.6 layout is within 1%.
+  struct Logged {
+    const char* model;
+    double nodes;
+    double tolerance;
+  };
+  for (const Logged& logged : {Logged{"qwen3.6-27b", 3655, 0.01}, Logged{"qwen3-30b-a3b", 3222, 0.25},
+                               Logged{"qwen3-235b-a22b", 5741, 0.25}, Logged{"qwen3-4b", 1267, 0.25},
+                               Logged{"gpt-oss-20b", 1352, 0.25}}) {
+    double estimated = llmcalc::llama_cpp_graph_nodes(llmcalc_test::catalog_model(logged.model));
+    INFO(logged.model << ": estimated " << estimated << " nodes, logged " << logged.nodes);
+    CHECK(estimated == Approx(logged.nodes).epsilon(logged.tolerance));
+  }
+}
+
+TEST_CASE("Pascal runs llama.cpp node by node, and the P100 without dp4a", "[speed][pascal]") {
+  // By hand, Qwen3.5-9B Q4_K_M on a P100 (data/devices/tesla-p100-pcie-16gb.json: cc 6.0, HBM2,
+  // 18.7 TFLOPS FP16) at 512 tokens: 5.0117 GB per token at 0.013962 x 18.7e12 = 261.09 GB/s
+  // (the mat-vec without __dp4a, below cuda.hbm's 0.52 x 732 = 380.6 GB/s) = 19.195 ms, plus
+  // 8 x 32.19 + 24 x (32.19 + 33.375) = 1,831.08 nodes x 4.92 us = 9.009 ms, plus 32 layers x
+  // 95 us = 3.040 ms: 31.244 ms, 32.0 tokens/s (the published row the constants come from).
+  nlohmann::json p100 = {{"model", "qwen3.5-9b"}, {"weights", "Q4_K_M"},
+                         {"hardware", "tesla-p100-pcie-16gb"}, {"context_tokens", 512}};
+  auto on_p100 = llmcalc_test::estimate(p100);
+  REQUIRE(on_p100["ok"] == true);
+  double bytes = on_p100["result"]["decode"]["bytes_per_token"].get<double>();
+  CHECK(bytes == Approx(5.0117e9).epsilon(1e-4));
+  double step = bytes / (0.013962 * 18.7e12) + 1831.08 * 4.92e-6 + 32 * 95e-6;
+  CHECK(1.0 / on_p100["result"]["decode"]["tokens_per_s"].get<double>() == Approx(step).epsilon(1e-4));
+
+  // The same card described as Volta (cc 7.0): CUDA graphs and dp4a, so neither term; the
+  // step is the memory read at cuda.hbm's 380.6 GB/s plus the per-layer cost.
+  nlohmann::json volta = p100;
+  volta["hardware"] = {{"memory_bytes", 17179869184.0}, {"memory_bandwidth_bytes_per_s", 732e9},
+                       {"fp16_flops_per_s", 18.7e12}, {"memory_type", "HBM2"}, {"cuda_compute_capability", 7.0}};
+  auto on_volta = llmcalc_test::estimate(volta);
+  REQUIRE(on_volta["ok"] == true);
+  CHECK(1.0 / on_volta["result"]["decode"]["tokens_per_s"].get<double>() ==
+        Approx(bytes / (0.52 * 732e9) + 32 * 95e-6).epsilon(1e-4));
+
+  // Held out: a P40 (cc 6.1: dp4a, no graphs) on Llama 2 7B Q4_0, tg128 56.79 tokens/s in
+  // llama.cpp PR #4766 (JohannesGaessler, January 2024; Pascal has never run CUDA graphs), lands
+  // inside the band.
+  auto p40 = llmcalc_test::estimate({{"model", "llama-2-7b"}, {"weights", "Q4_0"}, {"hardware", "tesla-p40"},
+                                     {"context_tokens", 64}});
+  REQUIRE(p40["ok"] == true);
+  INFO("P40 decode estimated " << p40["result"]["decode"]["tokens_per_s"] << ", measured 56.79");
+  CHECK(p40["result"]["decode"]["low"].get<double>() <= 56.79);
+  CHECK(56.79 <= p40["result"]["decode"]["high"].get<double>());
 }

@@ -22,6 +22,10 @@ struct Hardware {
   double memory_bandwidth_bytes_per_s = 0;
   double fp16_flops_per_s = 0;
   double int8_ops_per_s = 0;            // dense INT8 tensor throughput; 0 if unknown
+  // NVIDIA compute capability (6.0 for a P100, 6.1 for a P40 or GTX 10xx); 0 if unknown or not
+  // NVIDIA. llama.cpp's CUDA backend runs Pascal (below 7.0) without CUDA graphs, and below 6.1
+  // without __dp4a (see speed.cpp).
+  double cuda_compute_capability = 0;
   double interconnect_bytes_per_s = 0;  // per direction between devices; 0 if unknown
   std::string interconnect_kind;        // "PCIe 4.0 x16", "NVLink 4", ... ("" if unknown)
   double tdp_w = 0;

@@ -91,6 +91,10 @@ struct SpeedEstimate {
 SpeedEstimate estimate_speed(const ModelSpec& model, const WeightPlan& weights,
                              const Hardware& hardware, const SpeedRequest& request);
 
+/// Nodes of llama.cpp's decode graph for this model (what its logs print as `graph nodes`),
+/// estimated per layer kind; without CUDA graphs each is launched from the host (speed.cpp).
+double llama_cpp_graph_nodes(const ModelSpec& model);
+
 nlohmann::json speed_json(const SpeedEstimate& speed);
 
 }  // namespace llmcalc
