@@ -84,6 +84,28 @@ test('from file:// a custom device and a machine over RPC work with the network 
   await context.close();
 });
 
+test('a custom device marked Pascal decodes slower (no CUDA graphs) and keeps the mark in the link', async () => {
+  const { context, page, errors } = await openCalculator(suite.browser,
+    `${suite.base}/index.html#v=1&model=llama-3.1-8b&hw=custom&cdev=11:484:11`);
+  const modern = parseFloat(await figure(page, 'decode'));
+  assert.equal(await page.locator('llm-calc #f-cdev_arch').inputValue(), '');
+  await page.locator('llm-calc #f-cdev_arch').selectOption('61');
+  await page.waitForFunction(() => location.hash.includes('cdev=11%3A484%3A11%3A61') || location.hash.includes('cdev=11:484:11:61'));
+  // Llama 3.1 8B's decode graph: 32 x 32.19 = 1,030 nodes launched one by one, 4.92 us each:
+  // about 5.1 ms more per token (core/src/speed.cpp).
+  await page.waitForFunction((before) => parseFloat(document.querySelector('llm-calc').shadowRoot
+    .querySelector('[data-testid="decode"] dd').textContent) < before, modern);
+  const pascal = parseFloat(await figure(page, 'decode'));
+  const added = 1 / pascal - 1 / modern;
+  assert.ok(Math.abs(added - 1030.08 * 4.92e-6) < 2e-4, `${(added * 1e3).toFixed(2)} ms added per token`);
+  // The link restores the choice.
+  await page.reload();
+  await page.locator('llm-calc [data-testid="decode"]').waitFor();
+  assert.equal(await page.locator('llm-calc #f-cdev_arch').inputValue(), '61');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('the Deployment panel plans setups for the users and opens one in the calculator', async () => {
   const { context, page, errors } = await openCalculator(suite.browser,
     `${suite.base}/index.html#v=1&model=qwen3-32b&ctx=8192&users=8&tps=10`);

@@ -128,8 +128,12 @@ test('device groups, machines, network, RAM and the parallel layout become the c
   const custom = S.toRequest(S.decodeHash('#v=1&hw=custom&cdev=48:960:120').state);
   assert.deepEqual(JSON.parse(JSON.stringify(custom.hardware)), { name: 'Custom device', memory_bytes: 51539607552,
     memory_bandwidth_bytes_per_s: 960e9, fp16_flops_per_s: 120e12 });
+  // With its NVIDIA generation: compute capability x 10 (a GTX 1080 Ti: 11 GiB, 484 GB/s, 11 TFLOPS, Pascal 6.1).
+  const pascal = S.toRequest(S.decodeHash('#v=1&hw=custom&cdev=11:484:11:61').state);
+  assert.equal(pascal.hardware.cuda_compute_capability, 6.1);
+  assert.equal(S.decodeHash(S.encodeHash(S.decodeHash('#v=1&hw=custom&cdev=11:484:11:61').state)).state.cdev, '11:484:11:61');
   for (const bad of ['#v=1&more=RTX*1', '#v=1&more=a*1@1@2', '#v=1&more=a*99999', '#v=1&more=%3Cx%3E*1',
-                     '#v=1&cdev=48:x:1', '#v=1&cdev=1:2', '#v=1&nodes=0', '#v=1&tp=-1']) {
+                     '#v=1&cdev=48:x:1', '#v=1&cdev=1:2', '#v=1&cdev=1:2:3:4', '#v=1&cdev=1:2:3:6.1', '#v=1&nodes=0', '#v=1&tp=-1']) {
     assert.equal(S.decodeHash(bad).notice, 'link_broken', bad);
   }
   assert.equal(S.keyForPath('/parallel'), 'tp');

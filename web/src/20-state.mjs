@@ -71,7 +71,8 @@ const TEXT_PATTERNS = {
   hf: /^[A-Za-z0-9][A-Za-z0-9._-]{0,95}\/[A-Za-z0-9][A-Za-z0-9._-]{0,95}$/,
   hf_file: /^[A-Za-z0-9._+-]+(\/[A-Za-z0-9._+-]+)*$/,
   more: new RegExp('^' + GROUP + '(,' + GROUP + '){0,15}$'),
-  cdev: /^\d{1,6}(\.\d{1,2})?:\d{1,6}(\.\d{1,2})?:\d{1,7}(\.\d{1,2})?$/,
+  // GiB:GB/s:TFLOPS[:compute capability x 10, e.g. 61 for Pascal GP102/GP104]
+  cdev: /^\d{1,6}(\.\d{1,2})?:\d{1,6}(\.\d{1,2})?:\d{1,7}(\.\d{1,2})?(:\d{2,3})?$/,
 };
 
 // Coerces one raw value; returns undefined for values that cannot be right.
@@ -164,8 +165,10 @@ function deviceOf(state, id) {
   if (id !== 'custom') return id;
   if (!state.cdev) return { name: 'Custom device' };
   const parts = state.cdev.split(':').map(Number);
-  return { name: 'Custom device', memory_bytes: Math.round(parts[0] * 1073741824),
-           memory_bandwidth_bytes_per_s: parts[1] * 1e9, fp16_flops_per_s: parts[2] * 1e12 };
+  const device = { name: 'Custom device', memory_bytes: Math.round(parts[0] * 1073741824),
+                   memory_bandwidth_bytes_per_s: parts[1] * 1e9, fp16_flops_per_s: parts[2] * 1e12 };
+  if (parts.length > 3) device.cuda_compute_capability = parts[3] / 10;
+  return device;
 }
 
 // Devices, machines, network, system RAM and the parallel layout of a state.

@@ -49,16 +49,22 @@ LlmCalc.machineEditor = function (t, devices, links, onSet) {
   network.addEventListener('change', () => onSet('net', network.value));
   details.appendChild(el('div', { class: 'field' }, el('label', { for: 'f-net', text: t('net') }), network));
 
-  // The custom device: memory, bandwidth, FP16 compute (picked as "Custom device" in a menu).
+  // The custom device: memory, bandwidth, FP16 compute and NVIDIA generation (picked as "Custom
+  // device" in a menu).
   let state = null;
   const custom = el('fieldset', { class: 'custom-device' }, el('legend', { text: t('custom_device') }));
-  CUSTOM_PARTS.forEach(([key, min, max]) => {
-    custom.appendChild(numberBox(key, min, max, () => {
-      // Committed once all three figures are in.
-      const parts = CUSTOM_PARTS.map(([part]) => inputs[part].value.trim());
-      if (parts.every((p) => /^\d{1,7}$/.test(p))) onSet('cdev', parts.join(':'));
-    }));
-  });
+  // Pascal cards run llama.cpp without CUDA graphs (and the P100 without dp4a): the core's
+  // cuda_compute_capability, x 10 in the link.
+  const arch = el('select', { id: 'f-cdev_arch' }, option('', t('cdev_arch_new')), option('61', t('cdev_arch_61')),
+    option('60', t('cdev_arch_60')));
+  const commitCustom = () => {
+    // Committed once all three figures are in.
+    const parts = CUSTOM_PARTS.map(([part]) => inputs[part].value.trim());
+    if (parts.every((p) => /^\d{1,7}$/.test(p))) onSet('cdev', parts.concat(arch.value ? [arch.value] : []).join(':'));
+  };
+  CUSTOM_PARTS.forEach(([key, min, max]) => custom.appendChild(numberBox(key, min, max, commitCustom)));
+  arch.addEventListener('change', commitCustom);
+  custom.appendChild(el('div', { class: 'field' }, el('label', { for: 'f-cdev_arch', text: t('cdev_arch') }), arch));
   details.appendChild(custom);
 
   const parallel = el('fieldset', { class: 'parallel' }, el('legend', { text: t('parallel_section') }),
@@ -135,6 +141,7 @@ LlmCalc.machineEditor = function (t, devices, links, onSet) {
       expert.checked = state.ep === 1;
       const parts = state.cdev ? state.cdev.split(':') : ['', '', ''];
       CUSTOM_PARTS.forEach(([key], index) => { inputs[key].value = parts[index]; });
+      arch.value = parts[3] === '60' || parts[3] === '61' ? parts[3] : '';
       custom.hidden = !(state.hw === 'custom' || listed.some((g) => g.id === 'custom'));
       CUSTOM_PARTS.forEach(([key]) => { inputs[key].hidden = custom.hidden; });
     },
