@@ -149,7 +149,6 @@ bool launches_node_by_node(const Hardware& h) {
   return h.backend == "cuda" && h.cuda_compute_capability > 0 && h.cuda_compute_capability < 7.0;
 }
 
-
 // A link between the devices of one machine: its bandwidth and the latency of a small NCCL
 // all-reduce. Cards whose only link is PCIe: an all-reduce of 8 bytes takes 42.6 us on 8 RTX
 // 4090s and 54.2 us on 8 RTX 3090s (all_reduce_perf output in NVIDIA/nccl issues #1530 and
@@ -216,6 +215,8 @@ Step layer_split_step(const ModelSpec& model, const SpeedRequest& r, const Work&
     double m = d.share * device_bytes / rates.bandwidth;
     double c = rates.compute > 0 ? d.share * w.flops_per_token * batch / rates.compute : 0.0;
     step.seconds += std::max(m, c);
+    // Each device launches its share of the graph (layers left in RAM by -ngl are counted too:
+    // an upper bound for a partial offload).
     if (launches_node_by_node(d.hardware)) step.seconds += d.share * llama_cpp_graph_nodes(model) * kPascalLaunchSeconds;
     memory += m;
     compute += c;
