@@ -3,6 +3,10 @@
 // cache of the whole context at bandwidth x efficiency, so more context only adds KV bytes.
 #include <catch2/catch.hpp>
 
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "llmcalc/api.h"
 #include "llmcalc/speed.h"
 #include "test_support.h"
@@ -196,6 +200,18 @@ TEST_CASE("Pascal runs llama.cpp node by node, and the P100 without dp4a", "[spe
   REQUIRE(on_volta["ok"] == true);
   CHECK(1.0 / on_volta["result"]["decode"]["tokens_per_s"].get<double>() ==
         Approx(bytes / (0.52 * 732e9) + 32 * 95e-6).epsilon(1e-4));
+
+  // Held out: the same post's GTX 1080 column (cc 6.1: dp4a, no graphs; data/devices/gtx-1080.json),
+  // Qwen3.5-9B at 28 and Qwen3.5-4B at 48 tokens/s, land inside the band (34.0 and 50.8 estimated;
+  // without the launch term about 49 and 93).
+  for (const auto& [model, measured] : std::vector<std::pair<std::string, double>>{{"qwen3.5-9b", 28.0}, {"qwen3.5-4b", 48.0}}) {
+    auto gtx = llmcalc_test::estimate({{"model", model}, {"weights", "Q4_K_M"}, {"hardware", "gtx-1080"},
+                                       {"context_tokens", 512}});
+    REQUIRE(gtx["ok"] == true);
+    INFO(model << " on a GTX 1080: estimated " << gtx["result"]["decode"]["tokens_per_s"] << ", measured " << measured);
+    CHECK(gtx["result"]["decode"]["low"].get<double>() <= measured);
+    CHECK(measured <= gtx["result"]["decode"]["high"].get<double>());
+  }
 
   // Held out: a P40 (cc 6.1: dp4a, no graphs) on Llama 2 7B Q4_0, tg128 56.79 tokens/s in
   // llama.cpp PR #4766 (JohannesGaessler, January 2024; Pascal has never run CUDA graphs), lands
