@@ -223,3 +223,21 @@ TEST_CASE("Pascal runs llama.cpp node by node, and the P100 without dp4a", "[spe
   CHECK(p40["result"]["decode"]["low"].get<double>() <= 56.79);
   CHECK(56.79 <= p40["result"]["decode"]["high"].get<double>());
 }
+
+TEST_CASE("Experts in RAM beside one GPU: published decode speeds inside the band", "[speed][hybrid]") {
+  // tests/data/hybrid_offload_runs.json: the GPU's share at its bandwidth, the experts in RAM at
+  // the cpu key's 62% of the RAM's datasheet rate (data/speed_calibration.json); none of these
+  // runs is in the calibration.
+  const nlohmann::json data = llmcalc_test::read_test_data("hybrid_offload_runs.json");
+  REQUIRE(data.at("records").size() >= 4);
+  for (const nlohmann::json& record : data.at("records")) {
+    INFO("record " << record.at("id").get<std::string>());
+    nlohmann::json envelope = llmcalc_test::estimate(record.at("request"));
+    REQUIRE(envelope["ok"] == true);
+    const nlohmann::json& decode = envelope["result"]["decode"];
+    double measured = record.at("decode_tokens_per_s").get<double>();
+    INFO("decode: estimated " << decode["tokens_per_s"] << " [" << decode["low"] << ", " << decode["high"] << "], measured " << measured);
+    CHECK(decode["low"].get<double>() <= measured);
+    CHECK(measured <= decode["high"].get<double>());
+  }
+}
