@@ -235,6 +235,30 @@ bool read_parallel(const nlohmann::json& request, Scenario& s, Issues& issues) {
   return true;
 }
 
+// Every key a request may carry at its top level (README, "JSON contract"); explore, plan and
+// rank take their own key ("sections", "plan", "min_bits") off before the scenario is read.
+const std::set<std::string> kRequestKeys = {
+    "model", "lang", "weights", "imatrix", "weights_bytes", "weights_include_mtp", "hf_repo", "hf_file",
+    "kv_cache", "context_tokens", "prompt_tokens", "batch", "engine", "hardware", "devices", "nodes",
+    "network", "parallel", "flash_attention", "ubatch", "port", "gpu_layers", "cpu_moe_layers",
+    "tensor_split", "cpu_expert_layers", "system_memory_bytes", "system_memory_bandwidth_bytes_per_s",
+    "fit", "fit_target_bytes", "fit_min_context", "kv_unified", "cache_ram_bytes", "mtp",
+    "mtp_draft_tokens", "gpu_memory_utilization", "max_num_batched_tokens", "max_num_seqs",
+    "kv_cache_memory_bytes", "mem_fraction_static", "assumptions", "cost", "finetune"};
+
+// A key the calculator does not read is named, not silently dropped (a misspelt "n_cpu_moe"
+// would otherwise give the estimate without it). At most 8 are named.
+void warn_unknown_keys(const nlohmann::json& request, Language lang, Issues& issues) {
+  int named = 0;
+  for (const auto& item : request.items()) {
+    if (kRequestKeys.count(item.key()) || ++named > 8) continue;
+    std::string key = item.key().substr(0, 40);
+    issues.warning("unknown_key", json_pointer_append("", item.key()),
+                   say(lang, "'" + key + "' is not a request key; it is ignored.",
+                       "'" + key + "' no es una clave de la petición; se ignora."));
+  }
+}
+
 }  // namespace
 
 std::optional<Scenario> resolve_scenario(const nlohmann::json& request, Issues& issues) {
@@ -248,6 +272,7 @@ std::optional<Scenario> resolve_scenario(const nlohmann::json& request, Issues& 
   } else if (lang != "en") {
     issues.error("unknown_language", "/lang", "lang must be en or es.");
   }
+  warn_unknown_keys(request, s.lang, issues);
   bool model_ok = resolve_model(request, s, issues);
 
   s.weights = reader.string("weights", 32, s.weights).value_or(s.weights);

@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include <string>
+#include <vector>
 
 #include "llmcalc/api.h"
 #include "llmcalc/catalog.h"
@@ -192,4 +193,37 @@ TEST_CASE("Family files refuse their own bad keys at their paths", "[bad_input][
   auto v4 = llmcalc::Catalog::instance().find_model("deepseek-v4-flash")->record()["config"];
   v4["compress_ratios"][5] = 7;
   CHECK(first_error(v4)["code"] == "bad_compress_ratio");
+}
+
+TEST_CASE("A key the request does not know is named at its path, and the estimate goes on", "[bad_input][request]") {
+  // "n_cpu_moe" is llama.cpp's flag, not the request's cpu_moe_layers: without the warning the
+  // experts would silently stay on the GPU.
+  auto envelope = llmcalc_test::estimate({{"model", "qwen3-30b-a3b"}, {"n_cpu_moe", 24}, {"a/b~c", 1}});
+  REQUIRE(envelope["ok"] == true);
+  std::vector<std::string> paths;
+  for (const auto& issue : envelope["issues"]) {
+    if (issue["code"] == "unknown_key") {
+      CHECK(issue["severity"] == "warning");
+      paths.push_back(issue["path"].get<std::string>());
+    }
+  }
+  // RFC 6901: '~' becomes "~0" and '/' "~1" in a pointer (nlohmann's object keeps keys sorted).
+  CHECK(paths == std::vector<std::string>{"/a~1b~0c", "/n_cpu_moe"});
+  // Every documented key passes: the page's own request (tests/js/state.test.mjs builds it) names
+  // none, and neither do explore's, plan's and rank's own keys, which they take off first.
+  auto known = llmcalc_test::estimate({{"model", "llama-3.1-8b"}, {"lang", "es"}, {"cpu_moe_layers", 0},
+                                       {"system_memory_bandwidth_bytes_per_s", 9e10}, {"cost", nlohmann::json::object()},
+                                       {"finetune", nlohmann::json::object()}, {"assumptions", nlohmann::json::object()}});
+  REQUIRE(known["ok"] == true);
+  for (const auto& issue : known["issues"]) CHECK(issue["code"] != "unknown_key");
+  auto explored = nlohmann::json::parse(llmcalc::explore_json(R"({"model":"llama-3.1-8b","sections":["advice"]})"));
+  REQUIRE(explored["ok"] == true);
+  for (const auto& issue : explored["issues"]) CHECK(issue["code"] != "unknown_key");
+  // A flood of unknown keys names eight.
+  nlohmann::json many = {{"model", "llama-3.1-8b"}};
+  for (int i = 0; i < 50; ++i) many["k" + std::to_string(i)] = i;
+  int named = 0;
+  auto flooded = llmcalc_test::estimate(many);
+  for (const auto& issue : flooded["issues"]) named += issue["code"] == "unknown_key";
+  CHECK(named == 8);
 }
