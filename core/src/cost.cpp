@@ -103,6 +103,7 @@ CostAssumptions read_cost_assumptions(const nlohmann::json& request, Issues& iss
   a.amortization_months = reader.number("amortization_months", 1, 240, a.amortization_months).value_or(a.amortization_months);
   a.purchase_usd = reader.number("purchase_usd", 0, 1e9, a.purchase_usd).value_or(a.purchase_usd);
   a.concurrency = reader.integer("concurrency", 1, 1024, a.concurrency).value_or(a.concurrency);
+  reader.warn_unread();
   return a;
 }
 

@@ -54,6 +54,8 @@ FinetuneSettings read_finetune_settings(const nlohmann::json& request, Issues& i
   if (std::find(shardings.begin(), shardings.end(), s.sharding) == shardings.end()) {
     issues.error("unknown_sharding", "/finetune/sharding", "sharding must be none, zero1, zero2, zero3 or fsdp.");
   }
+  r.mark_read("lora_targets");
+  r.warn_unread();
   auto list = it->find("lora_targets");
   if (list != it->end() && list->is_array()) {
     s.lora_targets.clear();

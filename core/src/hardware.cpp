@@ -105,6 +105,7 @@ std::optional<Hardware> resolve_hardware(const nlohmann::json& value, const std:
   h.int8_ops_per_s = reader.number("int8_ops_per_s", 0, 1e19, 0.0).value_or(0.0);
   h.cuda_compute_capability = reader.number("cuda_compute_capability", 0, 20, 0.0).value_or(0.0);
   h.memory_type = reader.string("memory_type", 16, std::string()).value_or("");
+  reader.warn_unread();
   return h;
 }
 
@@ -135,6 +136,7 @@ std::optional<std::vector<DeviceGroup>> resolve_device_groups(const nlohmann::js
     }
     std::optional<Hardware> device = resolve_hardware(value[i].at("device"), reader.path_of("device"), issues);
     if (!device || !group_count || !node) return std::nullopt;
+    reader.warn_unread();
     total += *group_count;
     last_node = std::max(last_node, *node);
     groups.push_back({*device, *group_count, *node});

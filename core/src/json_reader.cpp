@@ -1,6 +1,7 @@
 // Bounded JSON field reads that turn type and range problems into issues.
 #include "llmcalc/json_reader.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <utility>
@@ -16,12 +17,28 @@ JsonReader::JsonReader(const nlohmann::json& object, std::string path, Issues& i
 
 const nlohmann::json* JsonReader::member(const char* key) const {
   if (!object_) return nullptr;
+  read_.push_back(key);
   auto it = object_->find(key);
   if (it == object_->end() || it->is_null()) return nullptr;
   return &*it;
 }
 
 bool JsonReader::has(const char* key) const { return member(key) != nullptr; }
+
+void JsonReader::mark_read(const char* key) const { read_.push_back(key); }
+
+void JsonReader::warn_unread(const std::set<std::string>& known) const {
+  if (!object_) return;
+  int named = 0;
+  for (const auto& item : object_->items()) {
+    bool asked = std::any_of(read_.begin(), read_.end(), [&](const char* key) { return item.key() == key; });
+    if (asked || known.count(item.key()) || ++named > 8) continue;
+    std::string key = item.key().substr(0, 40);
+    issues_.warning("unknown_key", json_pointer_append(path_, item.key()),
+                    say(issues_.language, "'" + key + "' is not a key here; it is ignored.",
+                        "'" + key + "' no es una clave válida aquí; se ignora."));
+  }
+}
 
 std::string JsonReader::path_of(const char* key) const { return json_pointer_append(path_, key); }
 

@@ -45,6 +45,7 @@ std::optional<NetworkLink> resolve_network(const nlohmann::json& value, const st
   auto latency = reader.number("latency_s", 0, 1.0);
   auto name = reader.string("name", 80, std::string("Custom link"));
   if (!bandwidth || !latency || !name) return std::nullopt;
+  reader.warn_unread();
   return NetworkLink{"custom", *name, *bandwidth, *latency};
 }
 

@@ -51,6 +51,8 @@ std::optional<Targets> read_targets(const nlohmann::json& request, Issues& issue
   t.tokens_per_s = *speed;
   t.max_per_machine = *per_machine;
   t.max_machines = *machines;
+  reader.mark_read("devices");
+  reader.warn_unread();
   auto devices = it->find("devices");
   if (devices != it->end() && !devices->is_null()) {
     if (!devices->is_array() || devices->size() > 256) {

@@ -226,6 +226,7 @@ bool read_parallel(const nlohmann::json& request, Scenario& s, Issues& issues) {
   auto data = reader.integer("data", 1, kMaxDevices, 1);
   auto expert = reader.boolean("expert", false);
   if (!tensor || !pipeline || !data || !expert) return false;
+  reader.warn_unread();
   p = ParallelPlan{*tensor, *pipeline, *data, *expert};
   if (p.ranks() != s.devices) {
     issues.error("bad_parallel", "/parallel",
@@ -246,19 +247,6 @@ const std::set<std::string> kRequestKeys = {
     "mtp_draft_tokens", "gpu_memory_utilization", "max_num_batched_tokens", "max_num_seqs",
     "kv_cache_memory_bytes", "mem_fraction_static", "assumptions", "cost", "finetune"};
 
-// A key the calculator does not read is named, not silently dropped (a misspelt "n_cpu_moe"
-// would otherwise give the estimate without it). At most 8 are named.
-void warn_unknown_keys(const nlohmann::json& request, Language lang, Issues& issues) {
-  int named = 0;
-  for (const auto& item : request.items()) {
-    if (kRequestKeys.count(item.key()) || ++named > 8) continue;
-    std::string key = item.key().substr(0, 40);
-    issues.warning("unknown_key", json_pointer_append("", item.key()),
-                   say(lang, "'" + key + "' is not a request key; it is ignored.",
-                       "'" + key + "' no es una clave de la petición; se ignora."));
-  }
-}
-
 }  // namespace
 
 std::optional<Scenario> resolve_scenario(const nlohmann::json& request, Issues& issues) {
@@ -272,7 +260,7 @@ std::optional<Scenario> resolve_scenario(const nlohmann::json& request, Issues& 
   } else if (lang != "en") {
     issues.error("unknown_language", "/lang", "lang must be en or es.");
   }
-  warn_unknown_keys(request, s.lang, issues);
+  reader.warn_unread(kRequestKeys);
   bool model_ok = resolve_model(request, s, issues);
 
   s.weights = reader.string("weights", 32, s.weights).value_or(s.weights);
@@ -396,6 +384,7 @@ std::optional<Scenario> resolve_scenario(const nlohmann::json& request, Issues& 
     s.engine.reserved_bytes = static_cast<int64_t>(
         a.number("reserved_bytes", 0, 1e12, static_cast<double>(s.engine.reserved_bytes))
             .value_or(0));
+    a.warn_unread();
   }
   if (issues.has_errors() || !model_ok || !hardware) return std::nullopt;
 

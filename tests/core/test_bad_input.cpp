@@ -219,6 +219,20 @@ TEST_CASE("A key the request does not know is named at its path, and the estimat
   auto explored = nlohmann::json::parse(llmcalc::explore_json(R"({"model":"llama-3.1-8b","sections":["advice"]})"));
   REQUIRE(explored["ok"] == true);
   for (const auto& issue : explored["issues"]) CHECK(issue["code"] != "unknown_key");
+  // Inside the objects a request carries too: an inline device, a device group, the assumptions,
+  // the cost and fine-tuning settings, each at its own path.
+  auto nested = llmcalc_test::estimate(
+      {{"model", "llama-3.1-8b"},
+       {"hardware", {{{"device", {{"memory_bytes", 1e10}, {"memory_bandwidth_bytes_per_s", 5e11}, {"bandwith", 1}}},
+                      {"nodes", 1}}}},
+       {"assumptions", {{"bw_eff", 0.5}}}, {"cost", {{"hours", 3}}}, {"finetune", {{"rank", 8}}}});
+  REQUIRE(nested["ok"] == true);
+  std::vector<std::string> nested_paths;
+  for (const auto& issue : nested["issues"]) {
+    if (issue["code"] == "unknown_key") nested_paths.push_back(issue["path"].get<std::string>());
+  }
+  CHECK(nested_paths == std::vector<std::string>{"/hardware/0/device/bandwith", "/hardware/0/nodes",
+                                                 "/assumptions/bw_eff", "/cost/hours", "/finetune/rank"});
   // A flood of unknown keys names eight.
   nlohmann::json many = {{"model", "llama-3.1-8b"}};
   for (int i = 0; i < 50; ++i) many["k" + std::to_string(i)] = i;

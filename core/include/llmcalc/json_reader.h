@@ -3,7 +3,9 @@
 
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -32,6 +34,12 @@ class JsonReader {
   /// The member if it is an object, else nullptr (an error if present but not an object).
   const nlohmann::json* object(const char* key);
 
+  /// A key read some other way (a list, a nested object) counts as read.
+  void mark_read(const char* key) const;
+  /// Names the keys of the object no read asked for (nor listed in `known`): a warning
+  /// `unknown_key` at each one's path, up to eight, so a misspelt key is not silently dropped.
+  void warn_unread(const std::set<std::string>& known = {}) const;
+
   Issues& issues() { return issues_; }
   const std::string& path() const { return path_; }
 
@@ -42,6 +50,7 @@ class JsonReader {
   const nlohmann::json* object_;
   std::string path_;
   Issues& issues_;
+  mutable std::vector<const char*> read_;  // the keys asked for (string literals)
 };
 
 }  // namespace llmcalc
