@@ -122,12 +122,13 @@ struct Rates {
 // = 0.013962 x 18.7e12; launch = (20.408 - 8.353 - 3.040) ms / 1,831 = 4.92 us.
 constexpr double kNoDp4aBytesPerFlop = 0.013962;
 
-bool lacks_dp4a(const Hardware& h) {
-  return h.backend == "cuda" && h.cuda_compute_capability > 0 && h.cuda_compute_capability < 6.1;
+// An NVIDIA device whose compute capability is known and below `capability`.
+bool cuda_below(const Hardware& h, double capability) {
+  return h.backend == "cuda" && h.cuda_compute_capability > 0 && h.cuda_compute_capability < capability;
 }
 
 Rates rates_of(const Hardware& h, const SpeedAssumptions& a, bool quantized) {
-  bool no_dp4a = quantized && lacks_dp4a(h);
+  bool no_dp4a = quantized && cuda_below(h, 6.1);
   double matmul_peak = !quantized || no_dp4a ? h.fp16_flops_per_s
                                              : (h.int8_ops_per_s > 0 ? h.int8_ops_per_s : 2.0 * h.fp16_flops_per_s);
   double bandwidth = h.memory_bandwidth_bytes_per_s * a.bandwidth_efficiency;
@@ -144,10 +145,6 @@ Rates rates_of(const Hardware& h, const SpeedAssumptions& a, bool quantized) {
 // node: 4.92 us, the figure the P100 rows above give (a host-side cost: a faster CPU launches
 // faster).
 constexpr double kPascalLaunchSeconds = 4.92e-6;
-
-bool launches_node_by_node(const Hardware& h) {
-  return h.backend == "cuda" && h.cuda_compute_capability > 0 && h.cuda_compute_capability < 7.0;
-}
 
 // A link between the devices of one machine: its bandwidth and the latency of a small NCCL
 // all-reduce. Cards whose only link is PCIe: an all-reduce of 8 bytes takes 42.6 us on 8 RTX
@@ -217,7 +214,7 @@ Step layer_split_step(const ModelSpec& model, const SpeedRequest& r, const Work&
     step.seconds += std::max(m, c);
     // Each device launches its share of the graph (layers left in RAM by -ngl are counted too:
     // an upper bound for a partial offload).
-    if (launches_node_by_node(d.hardware)) step.seconds += d.share * llama_cpp_graph_nodes(model) * kPascalLaunchSeconds;
+    if (cuda_below(d.hardware, 7.0)) step.seconds += d.share * llama_cpp_graph_nodes(model) * kPascalLaunchSeconds;
     memory += m;
     compute += c;
     if (d.node != 0) step.seconds += rpc_round_trip_seconds(model, r, batch);
