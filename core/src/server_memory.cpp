@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "compressed_kv_pool.h"
+#include "vllm_expert_layout.h"
 
 namespace llmcalc {
 namespace {
@@ -56,26 +57,33 @@ int64_t smallest_usable(const Hardware& hardware, const MemoryRequest& request) 
   return usable;
 }
 
-// Weight bytes one rank of pipeline stage `stage` holds.
-int64_t rank_weights(const ModelSpec& model, const WeightPlan& weights, const MemoryRequest& request,
-                     int64_t stage) {
+// Weight bytes one rank of pipeline stage `stage` holds on `device`. vLLM pads an MXFP4
+// checkpoint's experts to its MoE kernel's multiples (vllm_expert_layout.h); with expert
+// parallel each rank holds whole experts, without it a slice of every expert's width.
+int64_t rank_weights(const ModelSpec& model, const WeightPlan& weights, const Hardware& device,
+                     const MemoryRequest& request, int64_t stage) {
   ParallelPlan plan = plan_of(request);
   int64_t shards = expert_shards(plan, request.engine.engine);
+  bool padded_experts = request.engine.engine == "vllm" && weights.format == "MXFP4";
+  int64_t width_shards = plan.expert ? 1 : shards;
   auto [first, last] = stage_layers(model.n_layers, stage, plan.pipeline);
   int64_t dense = 0;
-  int64_t experts = 0;
+  double experts = 0;
   int64_t layered = 0;
   for (std::size_t i = 0; i < weights.layer_dense_bytes.size(); ++i) {
     layered += weights.layer_dense_bytes[i] + weights.layer_expert_bytes[i];
     if (static_cast<int64_t>(i) < first || static_cast<int64_t>(i) >= last) continue;
     dense += weights.layer_dense_bytes[i];
-    experts += weights.layer_expert_bytes[i];
+    double padding = padded_experts && i < model.layers.size()
+                         ? vllm_mxfp4_expert_padding(model.layers[i], model.hidden_size, device, width_shards)
+                         : 1.0;
+    experts += static_cast<double>(weights.layer_expert_bytes[i] / shards) * padding;
   }
   // Embedding and what is not in a layer (encoders, norms) on the first stage, the head on the last.
   int64_t rest = weights.total_bytes - layered - weights.output_layer_bytes;
   if (stage == 0) dense += rest;
   if (stage == plan.pipeline - 1) dense += weights.output_layer_bytes;
-  return dense / plan.tensor + experts / shards;
+  return dense / plan.tensor + static_cast<int64_t>(experts);
 }
 
 int64_t max_ffn_width(const ModelSpec& model) {
@@ -259,7 +267,7 @@ ServerPool server_pool(const ModelSpec& model, const WeightPlan& weights, const 
   int64_t total = 0;
   for (int64_t stage = 0; stage < plan.pipeline; ++stage) {
     PoolShape shape = stage_pool_shape(model, hardware, request, context_tokens, stage);
-    int64_t weights_per_rank = rank_weights(model, weights, request, stage);
+    int64_t weights_per_rank = rank_weights(model, weights, hardware, request, stage);
     ServerPool pool;
     pool.fixed_bytes = shape.window + shape.state;
     pool.bytes_per_token = shape.per_token;
@@ -314,7 +322,7 @@ EngineTotals server_totals(const ModelSpec& model, const WeightPlan& weights, co
     PoolShape shape = stage_pool_shape(model, hardware, request, paged, stage);
     auto [first, last] = stage_layers(model.n_layers, stage, plan.pipeline);
     DeviceMemory share;
-    share.weights_bytes = rank_weights(model, weights, request, stage);
+    share.weights_bytes = rank_weights(model, weights, hardware, request, stage);
     share.kv_cache_bytes = shape.per_token * paged * sequences + shape.window + shape.state + shape.decode_bytes;
     share.compute_bytes = compute;
     share.total_bytes = share.weights_bytes + share.kv_cache_bytes + share.compute_bytes + runtime;

@@ -132,6 +132,48 @@ TEST_CASE("vLLM per-rank KV bytes match published logs", "[memory][published][vl
   CHECK(kv_bytes("deepseek-v2-lite", "f16", 32768, 1, 512, false) / kGiB == Approx(0.95).epsilon(0.03));
 }
 
+TEST_CASE("vLLM pads gpt-oss's MXFP4 experts to its MoE kernel's multiples", "[memory][vllm][mxfp4]") {
+  // gpt-oss-120b: 36 layers of 128 experts, hidden 2880, expert width 2880. By hand, the experts'
+  // bytes: 128 x 36 x (2880 x 5760 + 2880 x 2880) elements x 17/32 B (FP4 + one E8M0 scale per 32)
+  // + biases 128 x 36 x (5760 + 2880) x 2 B = 60,914,073,600 + 79,626,240 = 60,993,699,840 B.
+  static constexpr double kExperts = 60993699840.0;
+  auto rank_weights = [](const char* device, int tensor, bool expert_parallel) {
+    nlohmann::json parallel = {{"tensor", tensor}};
+    if (expert_parallel) parallel["expert"] = true;
+    auto out = llmcalc_test::estimate({{"model", "gpt-oss-120b"}, {"weights", "MXFP4"}, {"engine", "vllm"},
+                                       {"hardware", device}, {"devices", tensor}, {"parallel", parallel},
+                                       {"context_tokens", 4096}});
+    REQUIRE(out["ok"] == true);
+    const auto& result = out["result"];
+    CHECK(result["weights"]["expert_bytes"].get<double>() == kExperts);
+    double total = result["weights"]["total_bytes"].get<double>();
+    return std::make_pair(result["memory"]["per_device"][0]["weights_bytes"].get<double>(), total);
+  };
+  auto expected = [](double total, int tensor, double padding) {
+    return (total - kExperts) / tensor + kExperts / tensor * padding;
+  };
+  // Hopper, the Triton kernel: the per-rank width to a multiple of 64. 2880 is one (45 x 64).
+  auto [h100, total] = rank_weights("h100-sxm", 1, false);
+  CHECK(h100 == Approx(total).epsilon(1e-6));
+  // TP2: 1440 -> 1472 (23 x 64): x 1472 / 1440.
+  CHECK(rank_weights("h100-sxm", 2, false).first == Approx(expected(total, 2, 1472.0 / 1440.0)).epsilon(1e-6));
+  // B200, FlashInfer TRT-LLM: both widths to 256: 2880 -> 3072 twice.
+  CHECK(rank_weights("b200-sxm", 1, false).first ==
+        Approx(expected(total, 1, 3072.0 * 3072.0 / (2880.0 * 2880.0))).epsilon(1e-6));
+  // A100, Marlin: width to 128, hidden to 256. TP4: 720 -> 768 and 2880 -> 3072 (the record
+  // vllm-0.10.1.1-gpt-oss-120b-mxfp4-tp4-4xa100-4-pods in multi_device_runs.json: 17.2217 GiB logged).
+  CHECK(rank_weights("a100-80gb-sxm", 4, false).first ==
+        Approx(expected(total, 4, 768.0 * 3072.0 / (720.0 * 2880.0))).epsilon(1e-6));
+  // With expert parallel each rank holds 32 whole experts: 2880 -> 2944 (23 x 128), 2880 -> 3072.
+  CHECK(rank_weights("a100-80gb-sxm", 4, true).first ==
+        Approx(expected(total, 4, 2944.0 * 3072.0 / (2880.0 * 2880.0))).epsilon(1e-6));
+  // The GGUF path (llama.cpp) stores the experts as they are.
+  auto gguf = llmcalc_test::estimate({{"model", "gpt-oss-120b"}, {"weights", "MXFP4_MOE"}, {"engine", "llama.cpp"},
+                                      {"hardware", "a100-80gb-sxm"}, {"context_tokens", 4096}});
+  REQUIRE(gguf["ok"] == true);
+  CHECK(gguf["result"]["memory"]["weights_bytes"] == gguf["result"]["weights"]["total_bytes"]);
+}
+
 TEST_CASE("Verdict thresholds and the largest context that fits", "[memory][verdict]") {
   auto run = [](int64_t context) {
     return llmcalc_test::estimate({{"model", "llama-3.1-8b"}, {"weights", "Q8_0"},
