@@ -313,7 +313,13 @@ MemoryEstimate estimate_memory(const ModelSpec& model, const WeightPlan& weights
     // The pool: whatever the budget leaves; vLLM's "GPU KV cache size: N tokens".
     ServerPool pool = server_pool(model, weights, hardware, request, context);
     out.kv_pool_bytes = pool.total_pool_bytes;
-    if (pool.slab_bytes > 0 && pool.blocks_per_request > 0) {
+    if (pool.request_bytes > 0) {
+      // vLLM, sliding layers: "Maximum concurrency" = pool / what one request holds, and "GPU
+      // KV cache size" = that concurrency x the context.
+      double requests = static_cast<double>(pool.pool_bytes) / static_cast<double>(pool.request_bytes);
+      out.kv_capacity_tokens = static_cast<int64_t>(requests * static_cast<double>(context));
+      out.max_concurrent_sequences = requests * static_cast<double>(pool.replicas);
+    } else if (pool.slab_bytes > 0 && pool.blocks_per_request > 0) {
       // vLLM, DeepSeek V4: whole blocks, each decoding request holding blocks_per_request.
       double requests = static_cast<double>(pool.pool_bytes / pool.slab_bytes) /
                         static_cast<double>(pool.blocks_per_request);

@@ -115,12 +115,22 @@ struct PoolShape {
   int64_t slab = 0;
   int64_t blocks_per_request = 0;
   int64_t decode_bytes = 0;
+  // vLLM with sliding layers: what one request at the context holds from the shared block pool,
+  // its full layers' pages for the whole context and its sliding layers' pages for the window plus
+  // a batch of prompt tokens (kv_cache_interface.py SlidingWindowSpec.max_memory_usage_bytes;
+  // kv_cache_utils.py get_max_concurrency_for_kv_cache_config sums the groups' pages).
+  int64_t request_bytes = 0;
 };
 
 // One rank of pipeline stage `stage`: its layers, KV heads split over the tensor ranks, and the
 // sequences of its data-parallel replica.
-PoolShape pool_shape(const ModelSpec& model, const MemoryRequest& request, int64_t context, int64_t stage) {
+PoolShape pool_shape(const ModelSpec& model, const Hardware& hardware, const MemoryRequest& request, int64_t context,
+                     int64_t stage) {
   ParallelPlan plan = plan_of(request);
+  int64_t pages = (context + kPageTokens - 1) / kPageTokens;
+  int64_t prompt_batch = request.engine.max_num_batched_tokens > 0 ? request.engine.max_num_batched_tokens
+                                                                    : vllm_default_batched_tokens(hardware);
+  int64_t sliding_request_bytes = 0;
   int64_t ranks = plan.tensor;
   int64_t sequences = (std::max<int64_t>(1, request.sequences) + plan.data - 1) / plan.data;
   auto [first, last] = stage_layers(model.n_layers, stage, plan.pipeline);
@@ -136,10 +146,16 @@ PoolShape pool_shape(const ModelSpec& model, const MemoryRequest& request, int64
       case AttentionKind::chunked:
         shape.window += row * std::min(context, a.window_tokens) * sequences;
         shape.swa_per_token += row;
+        sliding_request_bytes +=
+            row * kPageTokens *
+            ((std::min(a.window_tokens - 1 + prompt_batch, context) + kPageTokens - 1) / kPageTokens + 1);
         break;
       default: break;
     }
     shape.state += (a.state_elements_per_seq * 4 + ranks - 1) / ranks * sequences;
+  }
+  if (request.engine.engine == "vllm" && sliding_request_bytes > 0) {
+    shape.request_bytes = shape.per_token * kPageTokens * pages + sliding_request_bytes;
   }
   return shape;
 }
@@ -205,7 +221,7 @@ PoolShape stage_pool_shape(const ModelSpec& model, const Hardware& hardware, con
                            int64_t context, int64_t stage) {
   auto [first, last] = stage_layers(model.n_layers, stage, plan_of(request).pipeline);
   return has_compressed_attention(model, first, last) ? compressed_pool_shape(model, hardware, request, context, stage)
-                                                      : pool_shape(model, request, context, stage);
+                                                      : pool_shape(model, hardware, request, context, stage);
 }
 
 }  // namespace
@@ -273,6 +289,9 @@ ServerPool server_pool(const ModelSpec& model, const WeightPlan& weights, const 
     pool.bytes_per_token = shape.per_token;
     pool.slab_bytes = shape.slab;
     pool.blocks_per_request = shape.blocks_per_request;
+    pool.request_bytes = shape.request_bytes;
+    // vLLM budgets sliding layers inside each request's share of the pool, not beside it.
+    if (shape.request_bytes > 0) pool.fixed_bytes = shape.state;
     if (engine.engine == "sglang") {
       // SGLang: the sliding pool holds 0.8 x the full pool's tokens beside it.
       pool.bytes_per_token += static_cast<int64_t>(kSwaFullTokensRatio * static_cast<double>(shape.swa_per_token));
@@ -288,7 +307,9 @@ ServerPool server_pool(const ModelSpec& model, const WeightPlan& weights, const 
     pool.pool_bytes = std::max<int64_t>(0, pool.pool_bytes);
     total += pool.pool_bytes * plan.tensor * plan.data;
     double tokens = pool.bytes_per_token > 0 ? static_cast<double>(pool.pool_bytes) / static_cast<double>(pool.bytes_per_token) : 0.0;
-    if (pool.slab_bytes > 0) {
+    if (pool.request_bytes > 0) {
+      tokens = static_cast<double>(pool.pool_bytes) / static_cast<double>(pool.request_bytes);
+    } else if (pool.slab_bytes > 0) {
       tokens = static_cast<double>(pool.pool_bytes / pool.slab_bytes) / static_cast<double>(pool.blocks_per_request);
     }
     if (fewest_tokens < 0 || tokens < fewest_tokens) {

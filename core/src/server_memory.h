@@ -25,6 +25,9 @@ struct ServerPool {
   // which each decoding request holds blocks_per_request (compressed_kv_pool.h).
   int64_t slab_bytes = 0;
   int64_t blocks_per_request = 0;
+  // vLLM with sliding-window layers: the bytes one request at the context holds (full layers for
+  // the context, sliding layers for their window and a prompt batch); 0 otherwise.
+  int64_t request_bytes = 0;
 };
 ServerPool server_pool(const ModelSpec& model, const WeightPlan& weights, const Hardware& hardware,
                        const MemoryRequest& request, int64_t context_tokens);

@@ -86,6 +86,21 @@ TEST_CASE("vLLM and SGLang KV pools within 0.75 GiB (median) of 2026 logs", "[me
     double logged = record.at("expect").at("kv_pool_gib").get<double>();
     WARN(record.at("id").get<std::string>() << ": estimated " << estimated << " GiB, logged " << logged << " GiB");
     errors.push_back(std::fabs(estimated - logged));
+    if (record.at("expect").contains("rank_weights_gib")) {
+      double weights = memory["per_device"][0]["weights_bytes"].get<double>();
+      double logged_weights = record.at("expect").at("rank_weights_gib").get<double>();
+      INFO(record.at("id").get<std::string>() << ": weights per rank estimated " << weights / (1024.0 * kMiB)
+                                              << " GiB, logged " << logged_weights << " GiB");
+      CHECK(llmcalc_test::within_log_tolerance(weights, logged_weights * 1024.0));
+    }
+    if (record.at("expect").contains("max_concurrency")) {
+      // What one request takes: the log's pool over its "Maximum concurrency", within 2%.
+      double per_request = logged * 1024.0 * kMiB / record.at("expect").at("max_concurrency").get<double>();
+      INFO(record.at("id").get<std::string>() << ": KV per request estimated "
+                                              << llmcalc_test::kv_bytes_per_request(memory) / kMiB << " MiB, logged "
+                                              << per_request / kMiB << " MiB");
+      CHECK(llmcalc_test::kv_bytes_per_request(memory) == Approx(per_request).epsilon(0.02));
+    }
   }
   REQUIRE(errors.size() >= 8);
   std::sort(errors.begin(), errors.end());

@@ -79,6 +79,13 @@ TEST_CASE("Published runs on several devices: placement, memory per device and d
       INFO("available KV: estimated " << smallest / kGiB << " GiB, logged " << expect["smallest_available_kv_GiB"] << " GiB");
       CHECK(llmcalc_test::within_log_tolerance(smallest, expect["smallest_available_kv_GiB"].get<double>() * 1024.0));
     }
+    if (expect.contains("max_concurrency")) {
+      // What one request takes: the log's available KV over its "Maximum concurrency", within 2%.
+      double per_request = expect["smallest_available_kv_GiB"].get<double>() * kGiB / expect["max_concurrency"].get<double>();
+      INFO("KV per request: estimated " << llmcalc_test::kv_bytes_per_request(memory) / kMiB << " MiB, logged "
+                                        << per_request / kMiB << " MiB");
+      CHECK(llmcalc_test::kv_bytes_per_request(memory) == Approx(per_request).epsilon(0.02));
+    }
     if (expect.contains("decode_tokens_per_s")) {
       // A server run reserves memory for its -c but decodes after a short prompt: the speed is
       // estimated at the tokens the run had in its cache (decode_context_tokens) when given.

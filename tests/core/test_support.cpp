@@ -37,4 +37,9 @@ bool within_log_tolerance(double estimated_bytes, double logged_mib) {
   return std::fabs(estimated_bytes / 1048576.0 - logged_mib) <= tolerance;
 }
 
+double kv_bytes_per_request(const nlohmann::json& memory) {
+  double devices = static_cast<double>(memory["per_device"].size());
+  return memory["kv_pool_bytes"].get<double>() / devices / memory["max_concurrent_sequences"].get<double>();
+}
+
 }  // namespace llmcalc_test

@@ -24,4 +24,9 @@ nlohmann::json estimate(const nlohmann::json& request);
 /// whichever is larger.
 bool within_log_tolerance(double estimated_bytes, double logged_mib);
 
+/// vLLM: the KV bytes one request at the context takes, as the estimate's pool per device over
+/// its maximum concurrency (what a log's "Available KV cache memory" over its "Maximum
+/// concurrency ... Nx" gives). For plans without data-parallel replicas.
+double kv_bytes_per_request(const nlohmann::json& memory);
+
 }  // namespace llmcalc_test
