@@ -57,33 +57,31 @@ int64_t smallest_usable(const Hardware& hardware, const MemoryRequest& request) 
   return usable;
 }
 
-// Weight bytes one rank of pipeline stage `stage` holds on `device`. vLLM pads an MXFP4
-// checkpoint's experts to its MoE kernel's multiples (vllm_expert_layout.h); with expert
-// parallel each rank holds whole experts, without it a slice of every expert's width.
+// Weight bytes one rank of pipeline stage `stage` holds on `device`. vLLM stores an MXFP4
+// checkpoint's experts as its MoE kernel needs them (vllm_expert_layout.h).
 int64_t rank_weights(const ModelSpec& model, const WeightPlan& weights, const Hardware& device,
                      const MemoryRequest& request, int64_t stage) {
   ParallelPlan plan = plan_of(request);
   int64_t shards = expert_shards(plan, request.engine.engine);
-  bool padded_experts = request.engine.engine == "vllm" && weights.format == "MXFP4";
-  int64_t width_shards = plan.expert ? 1 : shards;
+  bool kernel_layout = request.engine.engine == "vllm" && weights.format == "MXFP4";
   auto [first, last] = stage_layers(model.n_layers, stage, plan.pipeline);
   int64_t dense = 0;
-  double experts = 0;
+  int64_t experts = 0;
   int64_t layered = 0;
   for (std::size_t i = 0; i < weights.layer_dense_bytes.size(); ++i) {
     layered += weights.layer_dense_bytes[i] + weights.layer_expert_bytes[i];
     if (static_cast<int64_t>(i) < first || static_cast<int64_t>(i) >= last) continue;
     dense += weights.layer_dense_bytes[i];
-    double padding = padded_experts && i < model.layers.size()
-                         ? vllm_mxfp4_expert_padding(model.layers[i], model.hidden_size, device, width_shards)
-                         : 1.0;
-    experts += static_cast<double>(weights.layer_expert_bytes[i] / shards) * padding;
+    experts += kernel_layout && i < model.layers.size()
+                   ? vllm_mxfp4_rank_expert_bytes(model.layers[i], model.hidden_size, weights.layer_expert_bytes[i],
+                                                  device, shards, plan.expert)
+                   : weights.layer_expert_bytes[i] / shards;
   }
   // Embedding and what is not in a layer (encoders, norms) on the first stage, the head on the last.
   int64_t rest = weights.total_bytes - layered - weights.output_layer_bytes;
   if (stage == 0) dense += rest;
   if (stage == plan.pipeline - 1) dense += weights.output_layer_bytes;
-  return dense / plan.tensor + static_cast<int64_t>(experts);
+  return dense / plan.tensor + experts;
 }
 
 int64_t max_ffn_width(const ModelSpec& model) {

@@ -8,12 +8,12 @@
 
 namespace llmcalc {
 
-/// The factor by which vLLM's stored routed experts of `layer` exceed the checkpoint's MXFP4
-/// bytes on one rank of `device`: each expert's hidden width and its per-rank intermediate width
-/// (the expert width over `intermediate_shards`: the tensor-parallel ranks, 1 with expert
-/// parallel) are padded to the multiples the MoE kernel vLLM picks for the device needs. 1 for a
-/// layer without experts and for a device whose kernel is not known.
-double vllm_mxfp4_expert_padding(const LayerSpec& layer, int64_t hidden_size, const Hardware& device,
-                                 int64_t intermediate_shards);
+/// Bytes of `layer`'s routed experts one rank of `device` holds when vLLM serves an MXFP4
+/// checkpoint whose experts take `checkpoint_bytes` in the file, over `shards` ranks: with
+/// expert parallel each rank holds whole experts, without it a slice of every expert's width.
+/// The MoE kernel vLLM picks for the device decides the padding and what is kept beside it.
+/// Falls back to checkpoint_bytes / shards for a layer that is not an MXFP4 expert layout.
+int64_t vllm_mxfp4_rank_expert_bytes(const LayerSpec& layer, int64_t hidden_size, int64_t checkpoint_bytes,
+                                     const Hardware& device, int64_t shards, bool expert_parallel);
 
 }  // namespace llmcalc

@@ -133,9 +133,10 @@ TEST_CASE("vLLM per-rank KV bytes match published logs", "[memory][published][vl
 }
 
 TEST_CASE("vLLM pads gpt-oss's MXFP4 experts to its MoE kernel's multiples", "[memory][vllm][mxfp4]") {
-  // gpt-oss-120b: 36 layers of 128 experts, hidden 2880, expert width 2880. By hand, the experts'
-  // bytes: 128 x 36 x (2880 x 5760 + 2880 x 2880) elements x 17/32 B (FP4 + one E8M0 scale per 32)
-  // + biases 128 x 36 x (5760 + 2880) x 2 B = 60,914,073,600 + 79,626,240 = 60,993,699,840 B.
+  // gpt-oss-120b: 36 layers of 128 experts, hidden 2880, expert width 2880. One expert of width w
+  // and hidden h holds 3wh FP4 values (3wh / 2 B) and 3wh / 32 E8M0 scales; its biases, bf16,
+  // 2w + h values. The file's experts: 128 x 36 x (12,441,600 + 777,600) + 128 x 36 x 8,640 x 2
+  // = 60,914,073,600 + 79,626,240 = 60,993,699,840 B; per layer the biases are 2,211,840 B.
   static constexpr double kExperts = 60993699840.0;
   auto rank_weights = [](const char* device, int tensor, bool expert_parallel) {
     nlohmann::json parallel = {{"tensor", tensor}};
@@ -146,27 +147,28 @@ TEST_CASE("vLLM pads gpt-oss's MXFP4 experts to its MoE kernel's multiples", "[m
     REQUIRE(out["ok"] == true);
     const auto& result = out["result"];
     CHECK(result["weights"]["expert_bytes"].get<double>() == kExperts);
-    double total = result["weights"]["total_bytes"].get<double>();
-    return std::make_pair(result["memory"]["per_device"][0]["weights_bytes"].get<double>(), total);
+    double dense = result["weights"]["total_bytes"].get<double>() - kExperts;
+    return std::make_pair(result["memory"]["per_device"][0]["weights_bytes"].get<double>(), dense);
   };
-  auto expected = [](double total, int tensor, double padding) {
-    return (total - kExperts) / tensor + kExperts / tensor * padding;
-  };
-  // Hopper, the Triton kernel: the per-rank width to a multiple of 64. 2880 is one (45 x 64).
-  auto [h100, total] = rank_weights("h100-sxm", 1, false);
-  CHECK(h100 == Approx(total).epsilon(1e-6));
-  // TP2: 1440 -> 1472 (23 x 64): x 1472 / 1440.
-  CHECK(rank_weights("h100-sxm", 2, false).first == Approx(expected(total, 2, 1472.0 / 1440.0)).epsilon(1e-6));
-  // B200, FlashInfer TRT-LLM: both widths to 256: 2880 -> 3072 twice.
-  CHECK(rank_weights("b200-sxm", 1, false).first ==
-        Approx(expected(total, 1, 3072.0 * 3072.0 / (2880.0 * 2880.0))).epsilon(1e-6));
-  // A100, Marlin: width to 128, hidden to 256. TP4: 720 -> 768 and 2880 -> 3072 (the record
-  // vllm-0.10.1.1-gpt-oss-120b-mxfp4-tp4-4xa100-4-pods in multi_device_runs.json: 17.2217 GiB logged).
-  CHECK(rank_weights("a100-80gb-sxm", 4, false).first ==
-        Approx(expected(total, 4, 768.0 * 3072.0 / (720.0 * 2880.0))).epsilon(1e-6));
-  // With expert parallel each rank holds 32 whole experts: 2880 -> 2944 (23 x 128), 2880 -> 3072.
-  CHECK(rank_weights("a100-80gb-sxm", 4, true).first ==
-        Approx(expected(total, 4, 2944.0 * 3072.0 / (2880.0 * 2880.0))).epsilon(1e-6));
+  // Hopper, the Triton kernel: width to a multiple of 64 (2880 is one), hidden as is; the scales
+  // kept twice and the biases turned f32: 128 x (13,219,200 + 777,600) + 2 x 2,211,840
+  // = 1,796,014,080 B per layer (the file's 1,694,269,440 + 101,744,640).
+  auto [h100, dense] = rank_weights("h100-sxm", 1, false);
+  CHECK(h100 == Approx(dense + 36 * 1796014080.0).epsilon(1e-9));
+  // TP2: width 1440 -> 1472: 128 x (6,359,040 + 397,440 + 397,440) + 2 x 2,211,840 x (2 x 1472
+  // + 2880) / 8640 = 915,701,760 + 2,981,888 = 918,683,648 B per layer.
+  CHECK(rank_weights("h100-sxm", 2, false).first == Approx(dense / 2 + 36 * 918683648.0).epsilon(1e-9));
+  // B200, FlashInfer TRT-LLM: both widths to 256 (3072), biases f32: 128 x (14,155,776 + 884,736)
+  // + 2 x 2,211,840 x 9,216 / 8,640 = 1,925,185,536 + 4,718,592 = 1,929,904,128 B per layer.
+  CHECK(rank_weights("b200-sxm", 1, false).first == Approx(dense + 36 * 1929904128.0).epsilon(1e-9));
+  // A100, Marlin: width to 128, hidden to 256. TP4: 720 -> 768, 2880 -> 3072: 128 x (3,538,944
+  // + 221,184) + 2,211,840 x (1,536 + 3,072) / 8,640 = 481,296,384 + 1,179,648 = 482,476,032 B
+  // per layer: 17.167 GiB per rank, against 17.2217 logged (multi_device_runs.json,
+  // vllm-0.10.1.1-gpt-oss-120b-mxfp4-tp4-4xa100-4-pods); 15.19 GiB unpadded.
+  CHECK(rank_weights("a100-80gb-sxm", 4, false).first == Approx(dense / 4 + 36 * 482476032.0).epsilon(1e-9));
+  // Expert parallel: 32 whole experts per rank, 2880 -> 2944 and 3072: 32 x (13,565,952 +
+  // 847,872) + 2,211,840 x 32 / 128 x (5,888 + 3,072) / 8,640 = 461,242,368 + 573,440 B per layer.
+  CHECK(rank_weights("a100-80gb-sxm", 4, true).first == Approx(dense / 4 + 36 * 461815808.0).epsilon(1e-9));
   // The GGUF path (llama.cpp) stores the experts as they are.
   auto gguf = llmcalc_test::estimate({{"model", "gpt-oss-120b"}, {"weights", "MXFP4_MOE"}, {"engine", "llama.cpp"},
                                       {"hardware", "a100-80gb-sxm"}, {"context_tokens", 4096}});
