@@ -9,7 +9,8 @@
 // per-rank intermediate width and the hidden width before the weights are created:
 //   Marlin:               intermediate to 128, hidden to 256 ("n % 256 == 0 and k % 128 == 0")
 //   FlashInfer TRT-LLM:   both to 256
-//   ROCm:                 both to 256
+//   ROCm:                 both to 256 (the Triton kernels there: gfx9 and gfx11/12, not AITER's CK,
+//                         which needs VLLM_ROCM_USE_AITER)
 //   Triton (Hopper):      intermediate to 64, hidden as is
 // Each expert holds 3 x width x hidden FP4 values (half a byte each), one E8M0 scale per 32 and
 // its biases (gate/up and down, bf16 in the checkpoint). After loading, convert_to_mxfp4_moe_
@@ -78,11 +79,12 @@ int64_t vllm_mxfp4_rank_expert_bytes(const LayerSpec& layer, int64_t hidden_size
   int64_t padded_hidden = round_up(hidden_size, align.hidden);
 
   int64_t matrices = rank_experts * values_and_scales(padded_width, padded_hidden);
-  if (kernel == MoeKernel::triton) matrices += rank_experts * (3 * padded_width * padded_hidden / 32);
+  bool triton = kernel == MoeKernel::triton || kernel == MoeKernel::rocm;
+  if (triton) matrices += rank_experts * (3 * padded_width * padded_hidden / 32);
   // Biases follow the experts on the rank and their two widths (2 x width + hidden per expert).
   double biases = file_biases * static_cast<double>(rank_experts) / static_cast<double>(mlp.n_experts) *
                   static_cast<double>(2 * padded_width + padded_hidden) / static_cast<double>(2 * width + hidden_size);
-  if (kernel == MoeKernel::triton || kernel == MoeKernel::trtllm) biases *= 2.0;  // f32
+  if (triton || kernel == MoeKernel::trtllm) biases *= 2.0;  // f32
   return matrices + static_cast<int64_t>(biases);
 }
 

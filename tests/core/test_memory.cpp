@@ -161,6 +161,9 @@ TEST_CASE("vLLM pads gpt-oss's MXFP4 experts to its MoE kernel's multiples", "[m
   // B200, FlashInfer TRT-LLM: both widths to 256 (3072), biases f32: 128 x (14,155,776 + 884,736)
   // + 2 x 2,211,840 x 9,216 / 8,640 = 1,925,185,536 + 4,718,592 = 1,929,904,128 B per layer.
   CHECK(rank_weights("b200-sxm", 1, false).first == Approx(dense + 36 * 1929904128.0).epsilon(1e-9));
+  // MI300X, the Triton kernels on ROCm: both widths to 256, the scales twice, f32 biases:
+  // 1,925,185,536 + 128 x 884,736 + 4,718,592 = 2,043,150,336 B per layer.
+  CHECK(rank_weights("mi300x", 1, false).first == Approx(dense + 36 * 2043150336.0).epsilon(1e-9));
   // A100, Marlin: width to 128, hidden to 256. TP4: 720 -> 768, 2880 -> 3072: 128 x (3,538,944
   // + 221,184) + 2,211,840 x (1,536 + 3,072) / 8,640 = 481,296,384 + 1,179,648 = 482,476,032 B
   // per layer: 17.167 GiB per rank, against 17.2217 logged (multi_device_runs.json,
