@@ -38,11 +38,18 @@ std::string record_string(const nlohmann::json& record, const char* key) {
   return it != record.end() && it->is_string() ? it->get<std::string>() : "";
 }
 
+// A format the server cannot make from the BF16 checkpoint as it loads it (FP8 and bitsandbytes
+// it can): the command needs a repository already in that format.
+bool needs_prequantized(const std::string& format) {
+  return format == "AWQ-INT4" || format.rfind("GPTQ", 0) == 0 || format == "NVFP4";
+}
+
 // vLLM / SGLang --quantization for checkpoint formats that need one.
 std::string server_quantization(const std::string& format) {
   if (format == "AWQ-INT4") return "awq";
   if (format.rfind("GPTQ", 0) == 0) return "gptq";
   if (format == "FP8") return "fp8";
+  if (format == "NVFP4") return "modelopt_fp4";
   if (format == "BNB-NF4" || format == "BNB-INT8") return "bitsandbytes";
   return "";
 }
@@ -333,6 +340,10 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
                    {"notes", (gguf ? say(s.lang, "vLLM serves safetensors checkpoints; pick BF16, FP8, AWQ or GPTQ weights. ",
                                          "vLLM sirve checkpoints safetensors; elige pesos BF16, FP8, AWQ o GPTQ. ")
                                    : std::string()) +
+                                 (needs_prequantized(s.weights)
+                                      ? say(s.lang, "Serve a checkpoint already quantized to " + s.weights + " (its repository in place of " + model_name + "). ",
+                                            "Sirve un checkpoint ya cuantizado a " + s.weights + " (su repositorio en lugar de " + model_name + "). ")
+                                      : std::string()) +
                                  (s.kv_type.name == "q8_0" || s.kv_type.name == "q4_0"
                                       ? say(s.lang, "vLLM has no " + s.kv_type.name + " KV cache; fp8 is its 8-bit option.",
                                             "vLLM no tiene caché KV " + s.kv_type.name + "; fp8 es su opción de 8 bits.")

@@ -56,6 +56,10 @@ const char* role_name(TensorRole role) {
     case TensorRole::token_embd: case TensorRole::per_layer_embd: return "token_embd";
     case TensorRole::output: return "output";
     case TensorRole::ffn_gate_inp: return "ffn_gate_inp";
+    case TensorRole::ffn_gate_inp_shexp: return "ffn_gate_inp_shexp";
+    case TensorRole::ssm_conv: return "ssm_conv";
+    case TensorRole::vision: return "vision";
+    case TensorRole::projector: return "projector";
     default: return "";
   }
 }

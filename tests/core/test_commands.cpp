@@ -123,6 +123,14 @@ TEST_CASE("Checkpoint formats get the server's --quantization flag", "[commands]
   CHECK(fp8["vllm"]["flags"]["--kv-cache-dtype"] == "fp8");
   auto bf16 = commands_for({{"model", "llama-3.1-8b"}, {"weights", "BF16"}});
   CHECK_FALSE(bf16["vllm"]["flags"].contains("--quantization"));
+  // NVFP4: vLLM's and SGLang's ModelOpt FP4 method; neither quantizes to it at load time, so the
+  // note asks for a checkpoint already in NVFP4 (AWQ and GPTQ likewise; FP8 they make themselves).
+  auto nvfp4 = commands_for({{"model", "llama-3.1-8b"}, {"weights", "NVFP4"}, {"hardware", "b200-sxm"}});
+  CHECK(nvfp4["vllm"]["flags"]["--quantization"] == "modelopt_fp4");
+  CHECK(nvfp4["sglang"]["flags"]["--quantization"] == "modelopt_fp4");
+  CHECK(nvfp4["vllm"]["notes"].get<std::string>().find("already quantized to NVFP4") != std::string::npos);
+  CHECK(awq["vllm"]["notes"].get<std::string>().find("already quantized to AWQ-INT4") != std::string::npos);
+  CHECK(fp8["vllm"]["notes"].get<std::string>().find("already quantized") == std::string::npos);
 }
 
 TEST_CASE("Catalog commands download what they run: -hf, hf.co and mlx-community repositories", "[commands][catalog]") {

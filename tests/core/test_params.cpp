@@ -26,6 +26,22 @@ TEST_CASE("Llama 3.1 8B parameters by component, by hand", "[params][llama]") {
   CHECK(m.params.active == m.params.total);
 }
 
+TEST_CASE("NVFP4 (ModelOpt) checkpoint bytes by hand: Llama 3.1 8B", "[params][weights][nvfp4]") {
+  // Every decoder Linear in NVFP4: half a byte per weight plus one E4M3 scale per 16, 0.5625 B;
+  // embeddings, lm_head and norms in BF16 (ModelOpt's default disabled quantizers).
+  // Linears: (41,943,040 + 176,160,768) x 32 = 6,979,321,856 weights x 0.5625 = 3,925,868,544 B;
+  // BF16: (1,050,673,152 + 266,240) x 2 = 2,101,878,784 B. Total 6,027,747,328 B.
+  auto out = llmcalc_test::estimate({{"model", "llama-3.1-8b"}, {"weights", "NVFP4"}, {"engine", "vllm"},
+                                     {"hardware", "b200-sxm"}, {"context_tokens", 4096}});
+  REQUIRE(out["ok"] == true);
+  double bytes = out["result"]["weights"]["total_bytes"].get<double>();
+  CHECK(bytes == 6027747328.0);
+  // nvidia/Llama-3.1-8B-Instruct-FP4, its files measured at 6,027,861,376 B (a third-party test
+  // table of file sizes, code index file id 69457224706): the 114,048 B more are the shards'
+  // safetensors headers and the two fp32 scalars per Linear (8 B x 224).
+  CHECK(bytes == Approx(6027861376.0).epsilon(0.0001));
+}
+
 TEST_CASE("Mixtral 8x7B active parameters count two of eight experts", "[params][moe]") {
   auto m = catalog_model("mixtral-8x7b");
   // experts: 32 layers x 8 experts x 3 x 4096 x 14336 = 45,097,156,608
