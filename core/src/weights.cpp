@@ -16,6 +16,7 @@ struct CheckpointFormat {
   std::string id;
   double weight_bits = 16;
   int64_t group_elements = 1;  // 0: one group per row
+  int64_t block_rows = 0;      // > 0: 2-D blocks of block_rows rows x group_elements columns
   double group_overhead_bits = 0;
   double row_overhead_bits = 0;
   bool quantize_only_experts = false;
@@ -34,6 +35,7 @@ const std::vector<CheckpointFormat>& checkpoint_formats() {
         format.weight_bits = f.at("weight_bits").get<double>();
         format.group_elements = f.at("group_elements").get<int64_t>();
         format.group_overhead_bits = f.at("group_overhead_bits").get<double>();
+        format.block_rows = f.value("block_rows", int64_t{0});
         format.row_overhead_bits = f.value("row_overhead_bits", 0.0);
         format.quantize_only_experts = f.value("quantize_only_experts", false);
         format.keep_roles = f.at("keep_roles").get<std::vector<std::string>>();
@@ -89,13 +91,18 @@ int64_t checkpoint_tensor_bytes(const TensorSpec& t, const CheckpointFormat& f, 
                   f.keep_roles.end() ||
               (f.quantize_only_experts && !is_expert_tensor(t));
   int64_t group = f.group_elements == 0 ? t.ne0 : f.group_elements;
-  if (f.weight_bits >= 16 || keep || group <= 0 || (group <= t.ne0 && t.ne0 % group != 0)) {
+  // 2-D blocks cover any shape, the edge blocks partly filled (one scale each); 1-D groups need
+  // rows that divide into them.
+  bool blocks = f.block_rows > 0;
+  if (f.weight_bits >= 16 || keep || group <= 0 || (!blocks && group <= t.ne0 && t.ne0 % group != 0)) {
     storage = "16-bit";
     return t.elements() * 2;
   }
   storage = f.id;
   double elements = static_cast<double>(t.elements());
-  double groups = elements / static_cast<double>(group);
+  double groups = blocks ? static_cast<double>(((t.ne0 + group - 1) / group) * ((t.ne1 + f.block_rows - 1) / f.block_rows) *
+                                               std::max<int64_t>(1, t.ne2))
+                         : elements / static_cast<double>(group);
   double rows_in = static_cast<double>(t.ne0 * t.ne2);
   double bits = elements * f.weight_bits + groups * f.group_overhead_bits +
                 rows_in * f.row_overhead_bits;

@@ -42,6 +42,28 @@ TEST_CASE("NVFP4 (ModelOpt) checkpoint bytes by hand: Llama 3.1 8B", "[params][w
   CHECK(bytes == Approx(6027861376.0).epsilon(0.0001));
 }
 
+TEST_CASE("FP8 checkpoints in 128 x 128 blocks, whatever the row length", "[params][weights][fp8]") {
+  auto fp8 = [](const char* model) {
+    auto out = llmcalc_test::estimate({{"model", model}, {"weights", "FP8"}, {"engine", "vllm"},
+                                       {"hardware", "h200-sxm"}, {"devices", 8}, {"context_tokens", 4096}});
+    REQUIRE(out["ok"] == true);
+    return out["result"]["weights"];
+  };
+  // Llama 3.3 70B by hand. Per layer, 855,638,016 FP8 weights (q, o 8192 x 8192; k, v 8192 x 1024;
+  // gate, up 8192 x 28672; down 28672 x 8192) and 52,224 f32 block scales (4,096 + 512 + 512 +
+  // 4,096 + 3 x 224 x 64): 855,846,912 B; x 80 = 68,467,752,960 B. BF16: embedding and head 2 x
+  // 128,256 x 8,192 x 2 B = 4,202,692,608 B, norms (2 x 80 + 1) x 8,192 x 2 B = 2,637,824 B.
+  // Total 72,673,083,392 B. (down_proj's 28,672-wide rows are not a whole number of 16,384-element
+  // groups: a 1-D group rule kept them in 16 bits, 91.5 GB in all.)
+  CHECK(fp8("llama-3.3-70b")["total_bytes"].get<double>() == 72673083392.0);
+  // DeepSeek-V3's own FP8 checkpoint, the Hub's safetensors count by dtype (data/models/
+  // deepseek-v3.json): 680,571,043,840 F8_E4M3 + 3,918,786,560 BF16 x 2 + 41,555,600 F32 x 4
+  // = 688,574,839,360 B, the MTP layer included; its three dense layers' down_proj rows are 18,432 wide.
+  auto v3 = fp8("deepseek-v3");
+  double bytes = v3["total_bytes"].get<double>() + v3["mtp_bytes"].get<double>();
+  CHECK(bytes == Approx(688574839360.0).epsilon(0.0005));
+}
+
 TEST_CASE("Mixtral 8x7B active parameters count two of eight experts", "[params][moe]") {
   auto m = catalog_model("mixtral-8x7b");
   // experts: 32 layers x 8 experts x 3 x 4096 x 14336 = 45,097,156,608
