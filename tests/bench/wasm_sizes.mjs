@@ -30,8 +30,11 @@ while (at < bytes.length) {
   const end = at + size;
   if (id === 2) {  // imports: functions count before the module's own in the index space
     for (let n = leb(); n > 0; --n) {
-      at += leb();  // module
-      at += leb();  // name
+      // (`at += leb()` would read `at` before leb() moves it past the length's own bytes.)
+      const moduleLength = leb();
+      at += moduleLength;
+      const nameLength = leb();
+      at += nameLength;
       const kind = bytes[at++];
       if (kind === 0) { leb(); ++imported; }
       else if (kind === 1) { ++at; const flags = leb(); leb(); if (flags & 1) leb(); }
@@ -72,10 +75,11 @@ const total = functions.reduce((sum, f) => sum + f.size, 0);
 const kb = (n) => (n / 1024).toFixed(1).padStart(7);
 // The owner of a function: its enclosing class or namespace function name, templates left out.
 const owner = (name) => {
-  const plain = name.replace(/<[^<>]*>/g, '').replace(/<[^<>]*>/g, '').replace(/\(.*$/, '');
+  const plain = name.replace(/\(anonymous namespace\)::/g, '').replace(/<[^<>]*>/g, '').replace(/<[^<>]*>/g, '')
+    .replace(/\(.*$/, '');
   if (/^nlohmann::/.test(plain)) return 'nlohmann::json (templates)';
   if (/^std::/.test(plain)) return 'std:: (templates)';
-  const parts = plain.replace(/\(anonymous namespace\)::/g, '').split('::');
+  const parts = plain.split('::');
   return parts.length > 2 ? parts.slice(0, -1).join('::') : plain;
 };
 const groups = new Map();
