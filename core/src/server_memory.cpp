@@ -38,6 +38,12 @@ ParallelPlan plan_of(const MemoryRequest& request) { return covering_plan(reques
 
 int64_t tensor_parallel(const MemoryRequest& request) { return plan_of(request).tensor; }
 
+// --max-num-batched-tokens, or vllm serve's default for the GPU.
+int64_t batched_tokens(const Hardware& hardware, const MemoryRequest& request) {
+  return request.engine.max_num_batched_tokens > 0 ? request.engine.max_num_batched_tokens
+                                                   : vllm_default_batched_tokens(hardware);
+}
+
 // [first, last) layers of pipeline stage `stage` (vllm/distributed/utils.py get_pp_indices).
 std::pair<int64_t, int64_t> stage_layers(int64_t layers, int64_t stage, int64_t stages) {
   std::vector<int64_t> sizes(static_cast<std::size_t>(stages), layers / stages);
@@ -126,8 +132,7 @@ PoolShape pool_shape(const ModelSpec& model, const Hardware& hardware, const Mem
                      int64_t stage) {
   ParallelPlan plan = plan_of(request);
   int64_t pages = (context + kPageTokens - 1) / kPageTokens;
-  int64_t prompt_batch = request.engine.max_num_batched_tokens > 0 ? request.engine.max_num_batched_tokens
-                                                                    : vllm_default_batched_tokens(hardware);
+  int64_t prompt_batch = batched_tokens(hardware, request);
   int64_t sliding_request_bytes = 0;
   int64_t ranks = plan.tensor;
   int64_t sequences = (std::max<int64_t>(1, request.sequences) + plan.data - 1) / plan.data;
@@ -170,8 +175,7 @@ PoolShape pool_shape(const ModelSpec& model, const Hardware& hardware, const Mem
 int64_t activation_peak(const ModelSpec& model, const Hardware& hardware, const MemoryRequest& request,
                         bool last_stage) {
   const EngineSettings& engine = request.engine;
-  int64_t tokens = engine.max_num_batched_tokens > 0 ? engine.max_num_batched_tokens
-                                                     : vllm_default_batched_tokens(hardware);
+  int64_t tokens = batched_tokens(hardware, request);
   int64_t seqs = engine.max_num_seqs > 0 ? engine.max_num_seqs : vllm_default_max_seqs(hardware);
   int64_t ranks = tensor_parallel(request);
   int64_t forward = tokens * (6 * max_ffn_width(model) / ranks + 6 * model.hidden_size);
@@ -181,10 +185,7 @@ int64_t activation_peak(const ModelSpec& model, const Hardware& hardware, const 
 // Tokens vLLM's scheduler has in flight: max_num_batched_tokens per batch, and Model Runner V2
 // keeps pipeline stages + 1 batches going (max_concurrent_batches).
 int64_t vllm_tokens_in_flight(const Hardware& hardware, const MemoryRequest& request) {
-  const EngineSettings& engine = request.engine;
-  int64_t tokens = engine.max_num_batched_tokens > 0 ? engine.max_num_batched_tokens
-                                                     : vllm_default_batched_tokens(hardware);
-  return tokens * (plan_of(request).pipeline + 1);
+  return batched_tokens(hardware, request) * (plan_of(request).pipeline + 1);
 }
 
 int64_t compressed_window(const ModelSpec& model, int64_t first) {
