@@ -2,19 +2,35 @@
 // inline, in bytes/s and seconds.
 #include "llmcalc/network.h"
 
+#include <utility>
+
 #include "llmcalc/catalog.h"
 #include "llmcalc/json_reader.h"
 
 namespace llmcalc {
 namespace {
 
+// A small all-reduce between two machines (data/links.json collective_latency): the published
+// two-node figure over RDMA; over sockets two network steps, each the link's latency plus what
+// NCCL's socket transport adds to it.
+double two_node_all_reduce_seconds(bool rdma, double latency_s) {
+  const nlohmann::json& document = Catalog::instance().document("links.json");
+  auto entry = document.find("collective_latency");
+  if (entry == document.end()) return 2.0 * latency_s;
+  if (rdma) return entry->value("rdma_all_reduce_us", 0.0) * 1e-6;
+  double socket_overhead = entry->value("socket_step_us", 0.0) - entry->value("socket_step_link_latency_us", 0.0);
+  return 2.0 * (socket_overhead * 1e-6 + latency_s);
+}
+
+NetworkLink make_link(std::string id, std::string name, double bandwidth, double latency, bool rdma) {
+  return NetworkLink{std::move(id), std::move(name), bandwidth, latency, rdma, two_node_all_reduce_seconds(rdma, latency)};
+}
+
 NetworkLink link_from_record(const nlohmann::json& record) {
-  NetworkLink link;
-  link.id = record.at("id").get<std::string>();
-  link.name = record.value("name", link.id);
-  link.bandwidth_bytes_per_s = record.at("bandwidth_GBps").get<double>() * 1e9;
-  link.latency_s = record.at("latency_us").get<double>() * 1e-6;
-  return link;
+  std::string id = record.at("id").get<std::string>();
+  std::string name = record.value("name", id);
+  return make_link(std::move(id), std::move(name), record.at("bandwidth_GBps").get<double>() * 1e9,
+                   record.at("latency_us").get<double>() * 1e-6, record.value("transport", "tcp") == "rdma");
 }
 
 const nlohmann::json* find_link_record(const std::string& id) {
@@ -44,9 +60,14 @@ std::optional<NetworkLink> resolve_network(const nlohmann::json& value, const st
   auto bandwidth = reader.number("bandwidth_bytes_per_s", 1e6, 1e13);
   auto latency = reader.number("latency_s", 0, 1.0);
   auto name = reader.string("name", 80, std::string("Custom link"));
-  if (!bandwidth || !latency || !name) return std::nullopt;
+  auto transport = reader.string("transport", 8, std::string("tcp"));
+  if (transport && *transport != "tcp" && *transport != "rdma") {
+    issues.error("unknown_transport", reader.path_of("transport"), "transport must be tcp or rdma.");
+    return std::nullopt;
+  }
+  if (!bandwidth || !latency || !name || !transport) return std::nullopt;
   reader.warn_unread();
-  return NetworkLink{"custom", *name, *bandwidth, *latency};
+  return make_link("custom", *name, *bandwidth, *latency, *transport == "rdma");
 }
 
 std::vector<NetworkLink> catalog_links() {
@@ -68,14 +89,9 @@ nlohmann::json network_json(const NetworkLink& link) {
   return {{"id", link.id},
           {"name", link.name},
           {"bandwidth_bytes_per_s", link.bandwidth_bytes_per_s},
-          {"latency_s", link.latency_s}};
-}
-
-double cross_node_collective_seconds() {
-  const nlohmann::json& document = Catalog::instance().document("links.json");
-  auto entry = document.find("collective_latency");
-  if (entry == document.end()) return 0.0;
-  return entry->value("cross_node_all_reduce_us", 0.0) * 1e-6;
+          {"latency_s", link.latency_s},
+          {"transport", link.rdma ? "rdma" : "tcp"},
+          {"all_reduce_s", link.all_reduce_s}};
 }
 
 double transfer_seconds(const NetworkLink& link, double bytes) {

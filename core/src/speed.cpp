@@ -254,7 +254,13 @@ Step tensor_parallel_step(const ModelSpec& model, const Hardware& hardware, cons
   if (hardware.kind != "discrete" || devices <= 1) return step;
 
   Link inside = device_link(hardware);
-  Link across{r.network.bandwidth_bytes_per_s, cross_node_collective_seconds()};
+  // NCCL's all-reduce crosses the network 2 x log2(machines) times (its tree; tuning.cc), the
+  // link's two-machine figure covering the first two; an all-to-all exchanges with every machine
+  // at once.
+  double tensor_machines = std::ceil(tensor / static_cast<double>(per_machine));
+  Link across{r.network.bandwidth_bytes_per_s, r.network.all_reduce_s};
+  Link across_reduce{r.network.bandwidth_bytes_per_s,
+                     r.network.all_reduce_s * std::max(1.0, std::floor(std::log2(tensor_machines)))};
   double hidden = static_cast<double>(model.hidden_size);
   int64_t moe_layers = 0;
   int64_t top_k = 0;
@@ -267,7 +273,7 @@ Step tensor_parallel_step(const ModelSpec& model, const Hardware& hardware, cons
   if (plan.tensor > 1) {
     double reduces = static_cast<double>(2 * model.n_layers - (all_to_all ? moe_layers : 0));
     double bytes = hidden * 2.0 * micro * 2.0 * (tensor - 1.0) / tensor;
-    step.seconds += reduces * send_seconds(plan.tensor > per_machine ? across : inside, bytes);
+    step.seconds += reduces * send_seconds(plan.tensor > per_machine ? across_reduce : inside, bytes);
   }
   if (all_to_all) {
     double bytes = micro * hidden * static_cast<double>(top_k) * 2.0 * (shards - 1.0) / shards;

@@ -168,6 +168,9 @@ TEST_CASE("A device list, machines, network or parallel layout that cannot be is
   CHECK(issue_path({{"hardware", "h100-sxm"}, {"devices", 1024}, {"nodes", 2}}) == "/nodes");
   CHECK(issue_path({{"nodes", 2}, {"network", "carrier-pigeon"}}) == "/network");
   CHECK(issue_path({{"nodes", 2}, {"network", {{"bandwidth_bytes_per_s", 1e9}}}}) == "/network/latency_s");
+  CHECK(issue_path({{"nodes", 2},
+                    {"network", {{"bandwidth_bytes_per_s", 1e9}, {"latency_s", 1e-5}, {"transport", "pigeon"}}}}) ==
+        "/network/transport");
   CHECK(issue_path({{"engine", "vllm"}, {"hardware", "h100-sxm"}, {"devices", 8}, {"parallel", {{"tensor", 3}}}}) ==
         "/parallel");
   CHECK(issue_path({{"engine", "vllm"}, {"devices", 2}, {"parallel", {{"tensor", "two"}}}}) == "/parallel/tensor");

@@ -110,6 +110,31 @@ TEST_CASE("Tensor parallel over PCIe pays NCCL's all-reduce latency twice per la
   CHECK(comm == Approx(3.072e-3 + 524288.0 / 31.5e9).epsilon(1e-6));
 }
 
+TEST_CASE("Tensor parallel across machines pays NCCL's all-reduce over the network's transport", "[speed][tensor_parallel][network]") {
+  // data/links.json collective_latency: over RDMA the two-machine all-reduce is the measured
+  // 50.58 us; over sockets two network steps of the link's latency plus NCCL's socket overhead,
+  // 45.82 - 23.2 = 22.62 us. A link of 100 us: 2 x (22.62 + 100) = 245.24 us. Llama 3.1 8B has
+  // 32 layers, two all-reduces each: 64 x (245.24 - 50.58) us = 12.458 ms more per token over TCP.
+  nlohmann::json request = {{"model", "llama-3.1-8b"}, {"weights", "BF16"}, {"engine", "vllm"},
+                            {"hardware", "rtx-4090"}, {"devices", 1}, {"nodes", 2}, {"parallel", {{"tensor", 2}}},
+                            {"context_tokens", 1024}, {"prompt_tokens", 16}};
+  auto step_over = [&](nlohmann::json r, const char* transport) {
+    r["network"] = {{"bandwidth_bytes_per_s", 1e12}, {"latency_s", 100e-6}, {"transport", transport}};
+    auto result = llmcalc_test::estimate(r);
+    REQUIRE(result["ok"] == true);
+    return 1.0 / result["result"]["decode"]["tokens_per_s"].get<double>();
+  };
+  CHECK(step_over(request, "tcp") - step_over(request, "rdma") == Approx(64 * (245.24e-6 - 50.58e-6)).epsilon(1e-6));
+  // NCCL's tree crosses the network 2 x log2(machines) times (src/graph/tuning.cc): TP4 over four
+  // machines pays each all-reduce twice the two-machine figure, over two machines of two cards once.
+  request["parallel"]["tensor"] = 4;
+  nlohmann::json four_machines = request;
+  four_machines["nodes"] = 4;
+  nlohmann::json two_machines = request;
+  two_machines["devices"] = 2;
+  CHECK(step_over(four_machines, "tcp") - step_over(two_machines, "tcp") == Approx(64 * 245.24e-6).epsilon(1e-6));
+}
+
 TEST_CASE("Per-layer overhead and the comfortable threshold are request assumptions", "[speed][assumptions]") {
   // Decode step = bytes / (bw x eff) + layers x overhead: 32 layers x 250 us = 8 ms more than with
   // no overhead, whatever the bytes.

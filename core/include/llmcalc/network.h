@@ -19,6 +19,8 @@ struct NetworkLink {
   std::string name;
   double bandwidth_bytes_per_s = 0;  // per direction
   double latency_s = 0;              // one way, a small message
+  bool rdma = false;                 // NCCL crosses it with verbs (InfiniBand, RoCE), else sockets
+  double all_reduce_s = 0;           // NCCL's small all-reduce between two machines over it
 };
 
 /// Resolves request.network (string id or object). Errors are recorded at `path`.
@@ -32,10 +34,6 @@ nlohmann::json network_json(const NetworkLink& link);
 
 /// Every catalog link, in data/links.json's order.
 std::vector<NetworkLink> catalog_links();
-
-/// A small all-reduce between machines: the one published two-node nccl-tests figure
-/// (data/links.json collective_latency), for NCCL over any RDMA network.
-double cross_node_collective_seconds();
 
 /// Seconds to send `bytes` one way over the link: its latency plus the bytes at its bandwidth.
 double transfer_seconds(const NetworkLink& link, double bytes);
