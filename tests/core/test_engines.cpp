@@ -198,13 +198,13 @@ TEST_CASE("vLLM: the KV budget by hand", "[engines][vllm]") {
   //     get_batch_defaults at v0.28.0) x (6 x 14,336 + 6 x 4,096)                   =    905,969,664
   //   - sampler: 1,024 requests x 128,256 x 18 B (bf16 logits, f32 copy, top-k/top-p sort's f32
   //     values and int64 indices)              =  2,364,014,592
-  //   - non-torch 100 MiB and CUDA graphs 400 MiB  =    524,288,000
-  //   = 58,678,682,255 B, / 131,072 B per token (32 x 8 x 128 x 2 x 2) = 447,682 tokens.
+  //   - non-torch 256 MiB and CUDA graphs 400 MiB  =    687,865,856
+  //   = 58,515,104,399 B, / 131,072 B per token (32 x 8 x 128 x 2 x 2) = 446,434 tokens.
   auto r = result_of({{"model", "llama-3.1-8b"}, {"weights", "BF16"}, {"engine", "vllm"},
                       {"hardware", "h100-sxm"}, {"context_tokens", 8192}});
   CHECK(r["memory"]["usable_bytes"] == 78533477007LL);
-  CHECK(r["memory"]["kv_pool_bytes"] == 58678682255LL);
-  CHECK(r["memory"]["kv_capacity_tokens"] == 447682);
+  CHECK(r["memory"]["kv_pool_bytes"] == 58515104399LL);
+  CHECK(r["memory"]["kv_capacity_tokens"] == 446434);
   CHECK(r["scenario"]["max_num_batched_tokens"] == 8192);
   // --max-model-len auto: the native 131,072 fits one request, so it stays.
   auto automatic = result_of({{"model", "llama-3.1-8b"}, {"weights", "BF16"}, {"engine", "vllm"},
