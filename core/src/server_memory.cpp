@@ -24,7 +24,7 @@
 #include <vector>
 
 #include "compressed_kv_pool.h"
-#include "vllm_expert_layout.h"
+#include "mxfp4_expert_layout.h"
 
 namespace llmcalc {
 namespace {
@@ -67,13 +67,13 @@ int64_t smallest_usable(const Hardware& hardware, const MemoryRequest& request) 
   return usable;
 }
 
-// Weight bytes one rank of pipeline stage `stage` holds on `device`. vLLM stores an MXFP4
-// checkpoint's experts as its MoE kernel needs them (vllm_expert_layout.h).
+// Weight bytes one rank of pipeline stage `stage` holds on `device`. vLLM and SGLang store an
+// MXFP4 checkpoint's experts as their MoE kernel needs them (mxfp4_expert_layout.h).
 int64_t rank_weights(const ModelSpec& model, const WeightPlan& weights, const Hardware& device,
                      const MemoryRequest& request, int64_t stage) {
   ParallelPlan plan = plan_of(request);
   int64_t shards = expert_shards(plan, request.engine.engine);
-  bool kernel_layout = request.engine.engine == "vllm" && weights.format == "MXFP4";
+  bool kernel_layout = weights.format == "MXFP4";
   auto [first, last] = stage_layers(model.n_layers, stage, plan.pipeline);
   int64_t dense = 0;
   int64_t experts = 0;
@@ -83,8 +83,8 @@ int64_t rank_weights(const ModelSpec& model, const WeightPlan& weights, const Ha
     if (static_cast<int64_t>(i) < first || static_cast<int64_t>(i) >= last) continue;
     dense += weights.layer_dense_bytes[i];
     experts += kernel_layout && i < model.layers.size()
-                   ? vllm_mxfp4_rank_expert_bytes(model.layers[i], model.hidden_size, weights.layer_expert_bytes[i],
-                                                  device, shards, plan.expert)
+                   ? mxfp4_rank_expert_bytes(request.engine.engine, model.layers[i], model.hidden_size,
+                                             weights.layer_expert_bytes[i], device, shards, plan.expert)
                    : weights.layer_expert_bytes[i] / shards;
   }
   // Embedding and what is not in a layer (encoders, norms) on the first stage, the head on the last.

@@ -132,16 +132,16 @@ TEST_CASE("vLLM per-rank KV bytes match published logs", "[memory][published][vl
   CHECK(kv_bytes("deepseek-v2-lite", "f16", 32768, 1, 512, false) / kGiB == Approx(0.95).epsilon(0.03));
 }
 
-TEST_CASE("vLLM pads gpt-oss's MXFP4 experts to its MoE kernel's multiples", "[memory][vllm][mxfp4]") {
+TEST_CASE("vLLM and SGLang pad gpt-oss's MXFP4 experts to their MoE kernel's multiples", "[memory][vllm][sglang][mxfp4]") {
   // gpt-oss-120b: 36 layers of 128 experts, hidden 2880, expert width 2880. One expert of width w
   // and hidden h holds 3wh FP4 values (3wh / 2 B) and 3wh / 32 E8M0 scales; its biases, bf16,
   // 2w + h values. The file's experts: 128 x 36 x (12,441,600 + 777,600) + 128 x 36 x 8,640 x 2
   // = 60,914,073,600 + 79,626,240 = 60,993,699,840 B; per layer the biases are 2,211,840 B.
   static constexpr double kExperts = 60993699840.0;
-  auto rank_weights = [](const char* device, int tensor, bool expert_parallel) {
+  auto rank_weights = [](const char* device, int tensor, bool expert_parallel, const char* engine = "vllm") {
     nlohmann::json parallel = {{"tensor", tensor}};
     if (expert_parallel) parallel["expert"] = true;
-    auto out = llmcalc_test::estimate({{"model", "gpt-oss-120b"}, {"weights", "MXFP4"}, {"engine", "vllm"},
+    auto out = llmcalc_test::estimate({{"model", "gpt-oss-120b"}, {"weights", "MXFP4"}, {"engine", engine},
                                        {"hardware", device}, {"devices", tensor}, {"parallel", parallel},
                                        {"context_tokens", 4096}});
     REQUIRE(out["ok"] == true);
@@ -172,6 +172,18 @@ TEST_CASE("vLLM pads gpt-oss's MXFP4 experts to its MoE kernel's multiples", "[m
   // Expert parallel: 32 whole experts per rank, 2880 -> 2944 and 3072: 32 x (13,565,952 +
   // 847,872) + 2,211,840 x 32 / 128 x (5,888 + 3,072) / 8,640 = 461,242,368 + 573,440 B per layer.
   CHECK(rank_weights("a100-80gb-sxm", 4, true).first == Approx(dense / 4 + 36 * 461815808.0).epsilon(1e-9));
+  // SGLang (mxfp4_expert_layout.cpp): the Triton kernels on Hopper pad the width to 64, keep the
+  // scales twice and turn the biases f32, as vLLM's. TP4: 720 -> 768, hidden as is: 128 x
+  // (3,317,760 + 207,360 + 207,360) + 2 x 2,211,840 x (1,536 + 2,880) / 8,640 = 477,757,440 +
+  // 2,260,992 = 480,018,432 B per layer.
+  CHECK(rank_weights("h100-sxm", 4, false, "sglang").first == Approx(dense / 4 + 36 * 480018432.0).epsilon(1e-9));
+  // On a B200 its flashinfer_mxfp4 runner pads both widths to 256, f32 biases, the scales once.
+  // TP2: 1440 -> 1536, 2880 -> 3072: 128 x (7,077,888 + 442,368) + 2 x 2,211,840 x (3,072 +
+  // 3,072) / 8,640 = 962,592,768 + 3,145,728 = 965,738,496 B per layer.
+  CHECK(rank_weights("b200-sxm", 2, false, "sglang").first == Approx(dense / 2 + 36 * 965738496.0).epsilon(1e-9));
+  // Expert parallel leaves SGLang's runner on "auto", which upcasts the experts to bf16: not
+  // modelled, the file's bytes per rank.
+  CHECK(rank_weights("h100-sxm", 4, true, "sglang").first == Approx(dense / 4 + kExperts / 4).epsilon(1e-9));
   // The GGUF path (llama.cpp) stores the experts as they are.
   auto gguf = llmcalc_test::estimate({{"model", "gpt-oss-120b"}, {"weights", "MXFP4_MOE"}, {"engine", "llama.cpp"},
                                       {"hardware", "a100-80gb-sxm"}, {"context_tokens", 4096}});

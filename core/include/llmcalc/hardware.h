@@ -24,7 +24,7 @@ struct Hardware {
   double int8_ops_per_s = 0;            // dense INT8 tensor throughput; 0 if unknown
   // NVIDIA compute capability (6.0 for a P100, 6.1 for a P40 or GTX 10xx); 0 if unknown or not
   // NVIDIA. llama.cpp's CUDA backend runs Pascal (below 7.0) without CUDA graphs, and below 6.1
-  // without __dp4a (see speed.cpp); vLLM picks its MXFP4 MoE kernel by it (vllm_expert_layout.cpp).
+  // without __dp4a (see speed.cpp); vLLM and SGLang pick their MXFP4 MoE kernel by it (mxfp4_expert_layout.cpp).
   double cuda_compute_capability = 0;
   double interconnect_bytes_per_s = 0;  // per direction between devices; 0 if unknown
   std::string interconnect_kind;        // "PCIe 4.0 x16", "NVLink 4", ... ("" if unknown)
