@@ -19,13 +19,15 @@
 // stay registered (only the values are replaced): the scales are held twice there.
 //
 // SGLang (Fridge003/sglang@35591c7d, 2026-04-26): server_args.py picks gpt-oss's MoE runner
-// ("auto"): flashinfer_mxfp4 on compute capability 10.x, the Triton kernels on SM120 and, with
-// ep_size 1, on every other CUDA device; quantization/mxfp4.py create_weights pads the per-rank
+// ("auto"): flashinfer_mxfp4 on compute capability 10.x and, with ep_size 1, the Triton kernels
+// on the CUDA devices before it; quantization/mxfp4.py create_weights pads the per-rank
 // intermediate width to 256 and the hidden width to 256 for FlashInfer, the width to 64 for the
 // Triton kernels. process_weights_after_loading turns the biases to f32 on both; FlashInfer
 // replaces the scales with its shuffled copy, the Triton path keeps layer.w13_weight_scale beside
 // the swizzled copy in its PrecisionConfig (held twice). Not modelled: expert parallel (the runner
-// stays "auto" and the weights are upcast to bf16) and ROCm (AITER by an environment variable).
+// stays "auto" and the weights are upcast to bf16), ROCm (AITER by an environment variable) and
+// SM120, whose default moved to Marlin (PR #28231, 2026-06) and to FlashInfer's CUTLASS MXFP4
+// (PR #32668, 2026-07).
 //
 // Each expert holds 3 x width x hidden FP4 values (half a byte each), one E8M0 scale per 32 and
 // its biases (gate/up and down, bf16 in the checkpoint).
@@ -63,7 +65,8 @@ Layout vllm_layout(const Hardware& device) {
 Layout sglang_layout(const Hardware& device, bool expert_parallel) {
   if (device.backend != "cuda" || device.cuda_compute_capability <= 0 || expert_parallel) return {};
   double cc = device.cuda_compute_capability;
-  return cc >= 10.0 && cc < 11.0 ? kTrtllm : kTriton;
+  if (cc >= 10.0 && cc < 11.0) return kTrtllm;
+  return cc < 10.0 ? kTriton : Layout{};
 }
 
 // FP4 values and E8M0 scales of one expert of the given widths (gate, up and down).
