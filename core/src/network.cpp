@@ -10,20 +10,20 @@
 namespace llmcalc {
 namespace {
 
-// A small all-reduce between two machines (data/links.json collective_latency): the published
-// two-node figure over RDMA; over sockets two network steps, each the link's latency plus what
-// NCCL's socket transport adds to it.
-double two_node_all_reduce_seconds(bool rdma, double latency_s) {
+// One NCCL network step of a small message (data/links.json collective_latency): half the
+// published two-machine all-reduce over RDMA (two steps); over sockets the link's latency plus
+// what NCCL's socket transport adds to it.
+double nccl_step_seconds(bool rdma, double latency_s) {
   const nlohmann::json& document = Catalog::instance().document("links.json");
   auto entry = document.find("collective_latency");
-  if (entry == document.end()) return 2.0 * latency_s;
-  if (rdma) return entry->value("rdma_all_reduce_us", 0.0) * 1e-6;
+  if (entry == document.end()) return latency_s;
+  if (rdma) return entry->value("rdma_all_reduce_us", 0.0) * 1e-6 / 2.0;
   double socket_overhead = entry->value("socket_step_us", 0.0) - entry->value("socket_step_link_latency_us", 0.0);
-  return 2.0 * (socket_overhead * 1e-6 + latency_s);
+  return socket_overhead * 1e-6 + latency_s;
 }
 
 NetworkLink make_link(std::string id, std::string name, double bandwidth, double latency, bool rdma) {
-  return NetworkLink{std::move(id), std::move(name), bandwidth, latency, rdma, two_node_all_reduce_seconds(rdma, latency)};
+  return NetworkLink{std::move(id), std::move(name), bandwidth, latency, rdma, nccl_step_seconds(rdma, latency)};
 }
 
 NetworkLink link_from_record(const nlohmann::json& record) {
@@ -91,7 +91,7 @@ nlohmann::json network_json(const NetworkLink& link) {
           {"bandwidth_bytes_per_s", link.bandwidth_bytes_per_s},
           {"latency_s", link.latency_s},
           {"transport", link.rdma ? "rdma" : "tcp"},
-          {"all_reduce_s", link.all_reduce_s}};
+          {"nccl_step_s", link.nccl_step_s}};
 }
 
 double transfer_seconds(const NetworkLink& link, double bytes) {

@@ -254,13 +254,13 @@ Step tensor_parallel_step(const ModelSpec& model, const Hardware& hardware, cons
   if (hardware.kind != "discrete" || devices <= 1) return step;
 
   Link inside = device_link(hardware);
-  // NCCL's all-reduce crosses the network 2 x log2(machines) times (its tree; tuning.cc), the
-  // link's two-machine figure covering the first two; an all-to-all exchanges with every machine
-  // at once.
+  // NCCL across machines (network.h): an all-reduce crosses the network 2 x log2(machines) times
+  // (its tree; src/graph/tuning.cc), an all-to-all is charged as the two-machine all-reduce (the
+  // steps of a dispatch and a combine), a pipeline send one step.
   double tensor_machines = std::ceil(tensor / static_cast<double>(per_machine));
-  Link across{r.network.bandwidth_bytes_per_s, r.network.all_reduce_s};
-  Link across_reduce{r.network.bandwidth_bytes_per_s,
-                     r.network.all_reduce_s * std::max(1.0, std::floor(std::log2(tensor_machines)))};
+  double step_s = r.network.nccl_step_s;
+  Link across{r.network.bandwidth_bytes_per_s, 2.0 * step_s};
+  Link across_reduce{r.network.bandwidth_bytes_per_s, 2.0 * step_s * std::max(1.0, std::floor(std::log2(tensor_machines)))};
   double hidden = static_cast<double>(model.hidden_size);
   int64_t moe_layers = 0;
   int64_t top_k = 0;
@@ -283,7 +283,7 @@ Step tensor_parallel_step(const ModelSpec& model, const Hardware& hardware, cons
   if (plan.pipeline > 1) {
     double bytes = hidden * 2.0 * micro;
     int64_t crossings = std::min(plan.pipeline, machines) - 1;
-    Link network{r.network.bandwidth_bytes_per_s, r.network.latency_s};
+    Link network{r.network.bandwidth_bytes_per_s, step_s};
     step.seconds += static_cast<double>(crossings) * send_seconds(network, bytes) +
                     static_cast<double>(plan.pipeline - 1 - crossings) * send_seconds(inside, bytes);
   }

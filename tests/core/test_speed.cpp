@@ -115,6 +115,7 @@ TEST_CASE("Tensor parallel across machines pays NCCL's all-reduce over the netwo
   // 50.58 us; over sockets two network steps of the link's latency plus NCCL's socket overhead,
   // 45.82 - 23.2 = 22.62 us. A link of 100 us: 2 x (22.62 + 100) = 245.24 us. Llama 3.1 8B has
   // 32 layers, two all-reduces each: 64 x (245.24 - 50.58) us = 12.458 ms more per token over TCP.
+  // (One step, a send, is half the RDMA figure and 22.62 us + the link's latency over TCP.)
   nlohmann::json request = {{"model", "llama-3.1-8b"}, {"weights", "BF16"}, {"engine", "vllm"},
                             {"hardware", "rtx-4090"}, {"devices", 1}, {"nodes", 2}, {"parallel", {{"tensor", 2}}},
                             {"context_tokens", 1024}, {"prompt_tokens", 16}};
@@ -133,6 +134,11 @@ TEST_CASE("Tensor parallel across machines pays NCCL's all-reduce over the netwo
   nlohmann::json two_machines = request;
   two_machines["devices"] = 2;
   CHECK(step_over(four_machines, "tcp") - step_over(two_machines, "tcp") == Approx(64 * 245.24e-6).epsilon(1e-6));
+  // A pipeline boundary between the machines is one NCCL send, one network step: 122.62 us over
+  // TCP against 50.58 / 2 = 25.29 us over RDMA.
+  nlohmann::json pipeline = request;
+  pipeline["parallel"] = {{"tensor", 1}, {"pipeline", 2}};
+  CHECK(step_over(pipeline, "tcp") - step_over(pipeline, "rdma") == Approx(122.62e-6 - 25.29e-6).epsilon(1e-6));
 }
 
 TEST_CASE("Per-layer overhead and the comfortable threshold are request assumptions", "[speed][assumptions]") {

@@ -20,7 +20,8 @@ struct NetworkLink {
   double bandwidth_bytes_per_s = 0;  // per direction
   double latency_s = 0;              // one way, a small message
   bool rdma = false;                 // NCCL crosses it with verbs (InfiniBand, RoCE), else sockets
-  double all_reduce_s = 0;           // NCCL's small all-reduce between two machines over it
+  double nccl_step_s = 0;            // one NCCL network step of a small message over it (a send;
+                                     // an all-reduce between two machines takes two)
 };
 
 /// Resolves request.network (string id or object). Errors are recorded at `path`.
