@@ -251,7 +251,9 @@ Step tensor_parallel_step(const ModelSpec& model, const Hardware& hardware, cons
   step.seconds = stages * std::max(memory, compute) + w.host_time;
   step.compute_bound = compute > memory;
   step.draft_bandwidth = rates.bandwidth * tensor;
-  if (hardware.kind != "discrete" || devices <= 1) return step;
+  // One machine of unified memory (a Mac, a Spark) has no link between devices; several such
+  // machines still pay the network between them.
+  if (devices <= 1 || (hardware.kind != "discrete" && machines <= 1)) return step;
 
   Link inside = device_link(hardware);
   // NCCL across machines (network.h): an all-reduce crosses the network 2 x log2(machines) times

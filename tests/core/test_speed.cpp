@@ -139,6 +139,13 @@ TEST_CASE("Tensor parallel across machines pays NCCL's all-reduce over the netwo
   nlohmann::json pipeline = request;
   pipeline["parallel"] = {{"tensor", 1}, {"pipeline", 2}};
   CHECK(step_over(pipeline, "tcp") - step_over(pipeline, "rdma") == Approx(122.62e-6 - 25.29e-6).epsilon(1e-6));
+  // Machines of unified memory pay the network as well: two DGX Sparks, one rank each.
+  nlohmann::json sparks = request;
+  sparks.erase("devices");
+  sparks.erase("nodes");
+  sparks["hardware"] = {{{"device", "dgx-spark-gb10"}, {"node", 0}}, {{"device", "dgx-spark-gb10"}, {"node", 1}}};
+  sparks["parallel"] = {{"tensor", 2}};
+  CHECK(step_over(sparks, "tcp") - step_over(sparks, "rdma") == Approx(64 * (245.24e-6 - 50.58e-6)).epsilon(1e-6));
 }
 
 TEST_CASE("Per-layer overhead and the comfortable threshold are request assumptions", "[speed][assumptions]") {
