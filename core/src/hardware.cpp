@@ -40,6 +40,7 @@ Hardware hardware_from_record(const nlohmann::json& record) {
     h.interconnect_bytes_per_s = number_or_zero(*link, "bandwidth_GBps") * 1e9;
     auto kind = link->find("kind");
     if (kind != link->end() && kind->is_string()) h.interconnect_kind = kind->get<std::string>();
+    h.pcie_peer_to_peer = link->value("pcie_peer_to_peer", false);
   }
   h.tdp_w = number_or_zero(record, "tdp_W");
   auto price = record.find("price_new_usd");
@@ -105,6 +106,7 @@ std::optional<Hardware> resolve_hardware(const nlohmann::json& value, const std:
   h.int8_ops_per_s = reader.number("int8_ops_per_s", 0, 1e19, 0.0).value_or(0.0);
   h.cuda_compute_capability = reader.number("cuda_compute_capability", 0, 20, 0.0).value_or(0.0);
   h.memory_type = reader.string("memory_type", 16, std::string()).value_or("");
+  h.pcie_peer_to_peer = reader.boolean("pcie_peer_to_peer", false).value_or(false);
   reader.warn_unread();
   return h;
 }
@@ -185,7 +187,8 @@ nlohmann::json hardware_json(const Hardware& h) {
           {"fp16_flops_per_s", h.fp16_flops_per_s},
           {"int8_ops_per_s", h.int8_ops_per_s},
           {"cuda_compute_capability", h.cuda_compute_capability},
-          {"interconnect_bytes_per_s", h.interconnect_bytes_per_s}};
+          {"interconnect_bytes_per_s", h.interconnect_bytes_per_s},
+          {"pcie_peer_to_peer", h.pcie_peer_to_peer}};
 }
 
 }  // namespace llmcalc

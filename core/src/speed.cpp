@@ -146,20 +146,31 @@ Rates rates_of(const Hardware& h, const SpeedAssumptions& a, bool quantized) {
 // faster).
 constexpr double kPascalLaunchSeconds = 4.92e-6;
 
-// A link between the devices of one machine: its bandwidth and the latency of a small NCCL
-// all-reduce. Cards whose only link is PCIe: an all-reduce of 8 bytes takes 42.6 us on 8 RTX
-// 4090s and 54.2 us on 8 RTX 3090s (all_reduce_perf output in NVIDIA/nccl issues #1530 and
-// #1439), so 48 us, the mean of the two, at PCIe 4.0 x16's 31.5 GB/s per direction; NVLink-class
-// links 10 us, their bytes at the link's rate when it is known.
+// A link between the devices of one machine: its bandwidth and the latency of a small
+// all-reduce, which all-to-alls and pipeline sends also pay (NCCL, as all-reduces but one case):
+//   NVLink-class links: 10 us, their bytes at the link's rate when it is known.
+//   PCIe through host memory, where the driver refuses peer-to-peer (GeForce cards): an
+//     all-reduce of 8 bytes takes 42.6 us on 8 RTX 4090s and 54.2 us on 8 RTX 3090s
+//     (all_reduce_perf output in NVIDIA/nccl issues #1530 and #1439), so 48 us, the mean of the two.
+//   PCIe with peer-to-peer (data/devices: interconnect.pcie_peer_to_peer, each with its source):
+//     8 KiB inside a CUDA graph over four V100s behind one switch took NCCL 20.3 us and a one-shot
+//     kernel writing into the peers' buffers 5.0 us (haohervchb/sglang-V100 PR #2). vLLM and
+//     SGLang reduce with their own one-shot kernel when the tensor group is two such cards of one
+//     machine (vllm custom_all_reduce.py: off "on more than two PCIe-only GPUs" and where the P2P
+//     test fails), with NCCL otherwise.
+// PCIe bytes go at PCIe 4.0 x16's 31.5 GB/s per direction unless the device states its rate.
 struct Link {
   double bandwidth = 0;
   double latency = 0;
 };
 
-Link device_link(const Hardware& hardware) {
-  bool pcie = hardware.interconnect_bytes_per_s <= 0 &&
-              (hardware.interconnect_kind.empty() || hardware.interconnect_kind.rfind("PCIe", 0) == 0);
-  return pcie ? Link{31.5e9, 48e-6} : Link{hardware.interconnect_bytes_per_s, 10e-6};
+Link device_link(const Hardware& hardware, bool two_rank_all_reduce) {
+  const std::string& kind = hardware.interconnect_kind;
+  bool pcie = kind.empty() ? hardware.interconnect_bytes_per_s <= 0 : kind.rfind("PCIe", 0) == 0;
+  if (!pcie) return Link{hardware.interconnect_bytes_per_s, 10e-6};
+  double bandwidth = hardware.interconnect_bytes_per_s > 0 ? hardware.interconnect_bytes_per_s : 31.5e9;
+  if (!hardware.pcie_peer_to_peer) return Link{bandwidth, 48e-6};
+  return Link{bandwidth, two_rank_all_reduce ? 5.0e-6 : 20.3e-6};
 }
 
 double send_seconds(const Link& link, double bytes) {
@@ -255,7 +266,8 @@ Step tensor_parallel_step(const ModelSpec& model, const Hardware& hardware, cons
   // machines still pay the network between them.
   if (devices <= 1 || (hardware.kind != "discrete" && machines <= 1)) return step;
 
-  Link inside = device_link(hardware);
+  Link inside = device_link(hardware, false);
+  Link inside_reduce = device_link(hardware, plan.tensor == 2);
   // NCCL across machines (network.h): an all-reduce crosses the network 2 x log2(machines) times
   // (its tree; src/graph/tuning.cc), an all-to-all is charged as the two-machine all-reduce (the
   // steps of a dispatch and a combine), a pipeline send one step.
@@ -275,7 +287,7 @@ Step tensor_parallel_step(const ModelSpec& model, const Hardware& hardware, cons
   if (plan.tensor > 1) {
     double reduces = static_cast<double>(2 * model.n_layers - (all_to_all ? moe_layers : 0));
     double bytes = hidden * 2.0 * micro * 2.0 * (tensor - 1.0) / tensor;
-    step.seconds += reduces * send_seconds(plan.tensor > per_machine ? across_reduce : inside, bytes);
+    step.seconds += reduces * send_seconds(plan.tensor > per_machine ? across_reduce : inside_reduce, bytes);
   }
   if (all_to_all) {
     double bytes = micro * hidden * static_cast<double>(top_k) * 2.0 * (shards - 1.0) / shards;

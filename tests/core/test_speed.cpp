@@ -88,7 +88,7 @@ TEST_CASE("Speed assumptions from the request replace the calibrated ones", "[sp
   CHECK(rejected["issues"][0]["path"] == "/assumptions/quantized_compute_efficiency");
 }
 
-TEST_CASE("Tensor parallel over PCIe pays NCCL's all-reduce latency twice per layer", "[speed][tensor_parallel]") {
+TEST_CASE("Tensor parallel over PCIe pays an all-reduce twice per layer, at the latency the cards' peer-to-peer allows", "[speed][tensor_parallel]") {
   // vLLM, Llama 3.1 8B BF16 on RTX 4090s (PCIe 4.0 x16, no NVLink). One card:
   // step1 = bytes / (bw x eff) + 32 x overhead. Two cards split the bytes and add the all-reduces:
   // step2 = bytes / (2 x bw x eff) + 32 x overhead + comm, so comm = step2 - step1 + bytes / (2 x bw x eff).
@@ -108,6 +108,28 @@ TEST_CASE("Tensor parallel over PCIe pays NCCL's all-reduce latency twice per la
   double step2 = 1.0 / two["result"]["decode"]["tokens_per_s"].get<double>();
   double comm = step2 - step1 + bytes / (2 * 1008e9 * eff);
   CHECK(comm == Approx(3.072e-3 + 524288.0 / 31.5e9).epsilon(1e-6));
+
+  // Cards whose driver allows peer-to-peer over PCIe (data/devices: the RTX PRO 6000, vLLM PR
+  // #52555): two ranks reduce with vLLM's one-shot kernel, 5.0 us each: 64 x 5.0 us = 0.32 ms plus
+  // the same 524,288 B at 31.5 GB/s; four ranks with NCCL over P2P, 20.3 us each: 1.2992 ms plus
+  // 2 x 32 x 8,192 B x 2 x 3/4 = 786,432 B at 31.5 GB/s.
+  request["hardware"] = "rtx-pro-6000-blackwell";
+  request["devices"] = 1;
+  auto pro_one = llmcalc_test::estimate(request);
+  request["devices"] = 2;
+  auto pro_two = llmcalc_test::estimate(request);
+  request["devices"] = 4;
+  auto pro_four = llmcalc_test::estimate(request);
+  REQUIRE(pro_four["ok"] == true);
+  double pro_bytes = pro_one["result"]["decode"]["bytes_per_token"].get<double>();
+  double pro_eff = pro_one["result"]["scenario"]["assumptions"]["bandwidth_efficiency"].get<double>();
+  double pro_step1 = 1.0 / pro_one["result"]["decode"]["tokens_per_s"].get<double>();
+  auto comm_of = [&](const nlohmann::json& out, double ranks) {
+    double step = 1.0 / out["result"]["decode"]["tokens_per_s"].get<double>();
+    return step - pro_step1 + pro_bytes * (1.0 - 1.0 / ranks) / (1792e9 * pro_eff);
+  };
+  CHECK(comm_of(pro_two, 2) == Approx(0.32e-3 + 524288.0 / 31.5e9).epsilon(1e-6));
+  CHECK(comm_of(pro_four, 4) == Approx(64 * 20.3e-6 + 786432.0 / 31.5e9).epsilon(1e-6));
 }
 
 TEST_CASE("Tensor parallel across machines pays NCCL's all-reduce over the network's transport", "[speed][tensor_parallel][network]") {

@@ -28,6 +28,7 @@ struct Hardware {
   double cuda_compute_capability = 0;
   double interconnect_bytes_per_s = 0;  // per direction between devices; 0 if unknown
   std::string interconnect_kind;        // "PCIe 4.0 x16", "NVLink 4", ... ("" if unknown)
+  bool pcie_peer_to_peer = false;       // the stock driver lets cards read each other over PCIe
   double tdp_w = 0;
   double price_usd = -1;  // launch price of one device (< 0: unknown)
   double price_used_usd = -1;  // indicative second-hand price (< 0: unknown), see data/devices
