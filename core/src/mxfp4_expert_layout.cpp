@@ -89,7 +89,9 @@ int64_t mxfp4_rank_expert_bytes(const std::string& engine, const LayerSpec& laye
   if (file_matrices > checkpoint_bytes) return fallback;  // not an MXFP4 expert layout
   double file_biases = static_cast<double>(checkpoint_bytes - file_matrices);
 
-  Layout layout = engine == "vllm" ? vllm_layout(device) : engine == "sglang" ? sglang_layout(device, expert_parallel) : Layout{};
+  Layout layout = engine == "vllm"     ? vllm_layout(device)
+                  : engine == "sglang" ? sglang_layout(device, expert_parallel)
+                                       : Layout{};
   if (!layout.known) return fallback;
   int64_t rank_experts = expert_parallel ? (mlp.n_experts + shards - 1) / shards : mlp.n_experts;
   int64_t rank_width = expert_parallel ? width : width / shards;

@@ -147,7 +147,8 @@ Rates rates_of(const Hardware& h, const SpeedAssumptions& a, bool quantized) {
 constexpr double kPascalLaunchSeconds = 4.92e-6;
 
 // A link between the devices of one machine: its bandwidth and the latency of a small
-// all-reduce, which all-to-alls and pipeline sends also pay (NCCL, as all-reduces but one case):
+// collective through NCCL (all-reduces, all-to-alls, pipeline sends), or through the one case
+// below where vLLM and SGLang reduce with their own kernel:
 //   NVLink-class links: 10 us, their bytes at the link's rate when it is known.
 //   PCIe through host memory, where the driver refuses peer-to-peer (GeForce cards): an
 //     all-reduce of 8 bytes takes 42.6 us on 8 RTX 4090s and 54.2 us on 8 RTX 3090s
@@ -274,7 +275,8 @@ Step tensor_parallel_step(const ModelSpec& model, const Hardware& hardware, cons
   double tensor_machines = std::ceil(tensor / static_cast<double>(per_machine));
   double step_s = r.network.nccl_step_s;
   Link across{r.network.bandwidth_bytes_per_s, 2.0 * step_s};
-  Link across_reduce{r.network.bandwidth_bytes_per_s, 2.0 * step_s * std::max(1.0, std::floor(std::log2(tensor_machines)))};
+  double network_crossings = 2.0 * std::max(1.0, std::floor(std::log2(tensor_machines)));
+  Link across_reduce{r.network.bandwidth_bytes_per_s, network_crossings * step_s};
   double hidden = static_cast<double>(model.hidden_size);
   int64_t moe_layers = 0;
   int64_t top_k = 0;

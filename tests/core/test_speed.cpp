@@ -132,7 +132,8 @@ TEST_CASE("Tensor parallel over PCIe pays an all-reduce twice per layer, at the 
   CHECK(comm_of(pro_four, 4) == Approx(64 * 20.3e-6 + 786432.0 / 31.5e9).epsilon(1e-6));
 }
 
-TEST_CASE("Tensor parallel across machines pays NCCL's all-reduce over the network's transport", "[speed][tensor_parallel][network]") {
+TEST_CASE("Tensor parallel across machines pays NCCL's all-reduce over the network's transport",
+          "[speed][tensor_parallel][network]") {
   // data/links.json collective_latency: over RDMA the two-machine all-reduce is the measured
   // 50.58 us; over sockets two network steps of the link's latency plus NCCL's socket overhead,
   // 45.82 - 23.2 = 22.62 us. A link of 100 us: 2 x (22.62 + 100) = 245.24 us. Llama 3.1 8B has
