@@ -132,6 +132,11 @@ test('device groups, machines, network, RAM and the parallel layout become the c
   const pascal = S.toRequest(S.decodeHash('#v=1&hw=custom&cdev=11:484:11:61').state);
   assert.equal(pascal.hardware.cuda_compute_capability, 6.1);
   assert.equal(S.decodeHash(S.encodeHash(S.decodeHash('#v=1&hw=custom&cdev=11:484:11:61').state)).state.cdev, '11:484:11:61');
+  // Cards that read each other over PCIe (vLLM's one-shot all-reduce for two of them).
+  const p2p = S.toRequest(S.decodeHash('#v=1&hw=custom&cdev=96:1792:500&cdev_p2p=1&n=2').state);
+  assert.equal(p2p.hardware.pcie_peer_to_peer, true);
+  assert.equal(custom.hardware.pcie_peer_to_peer, undefined);
+  assert.equal(S.decodeHash(S.encodeHash(S.decodeHash('#v=1&cdev_p2p=1').state)).state.cdev_p2p, 1);
   for (const bad of ['#v=1&more=RTX*1', '#v=1&more=a*1@1@2', '#v=1&more=a*99999', '#v=1&more=%3Cx%3E*1',
                      '#v=1&cdev=48:x:1', '#v=1&cdev=1:2', '#v=1&cdev=1:2:3:4', '#v=1&cdev=1:2:3:6.1', '#v=1&nodes=0', '#v=1&tp=-1']) {
     assert.equal(S.decodeHash(bad).notice, 'link_broken', bad);

@@ -27,6 +27,7 @@ const DEFAULTS = {
   dp: 0,
   ep: 0,
   cdev: '',
+  cdev_p2p: 0,  // 1: the custom cards read each other over PCIe (peer-to-peer)
   users: 8,   // the Deployment panel: concurrent users
   tps: 20,    // and the decode speed each should get, tokens/s
   // Fine-tuning: optimizer, LoRA rank, micro-batch, sequence length, GPUs, sharding and
@@ -60,9 +61,11 @@ const DEFAULTS = {
 const ASSUMPTION_KEYS = ['bw_eff', 'cmp_eff', 'qcmp_eff', 'ovh_us', 'reserve_mib', 'gpu_util', 'uma_pct',
   'comfort_pct'];
 const INTEGER_KEYS = ['ctx', 'prompt', 'batch', 'n', 'ngl', 'cmoe', 'kwh_cents', 'hours', 'tokens_day', 'conc',
-  'nodes', 'ram', 'ram_bw', 'tp', 'pp', 'dp', 'ep', 'users', 'tps', 'ft_rank', 'ft_mb', 'ft_seq', 'ft_gpus', 'ft_ckpt']
+  'nodes', 'ram', 'ram_bw', 'tp', 'pp', 'dp', 'ep', 'cdev_p2p', 'users', 'tps', 'ft_rank', 'ft_mb', 'ft_seq',
+  'ft_gpus', 'ft_ckpt']
   .concat(ASSUMPTION_KEYS);
-const ZERO_ALLOWED = ['ngl', 'cmoe', 'kwh_cents', 'ram_bw', 'tp', 'pp', 'dp', 'ep', 'ft_ckpt'].concat(ASSUMPTION_KEYS);
+const ZERO_ALLOWED = ['ngl', 'cmoe', 'kwh_cents', 'ram_bw', 'tp', 'pp', 'dp', 'ep', 'cdev_p2p', 'ft_ckpt']
+  .concat(ASSUMPTION_KEYS);
 const KEYS = Object.keys(DEFAULTS);
 const LOWER_CASE_KEYS = ['model', 'hw', 'kv', 'engine', 'lang', 'net', 'ft_opt', 'ft_shard'];
 const GROUP = '[a-z0-9._-]{1,40}\\*\\d{1,4}(@\\d{1,2})?';
@@ -168,6 +171,7 @@ function deviceOf(state, id) {
   const device = { name: 'Custom device', memory_bytes: Math.round(parts[0] * 1073741824),
                    memory_bandwidth_bytes_per_s: parts[1] * 1e9, fp16_flops_per_s: parts[2] * 1e12 };
   if (parts.length > 3) device.cuda_compute_capability = parts[3] / 10;
+  if (state.cdev_p2p === 1) device.pcie_peer_to_peer = true;
   return device;
 }
 

@@ -65,6 +65,10 @@ LlmCalc.machineEditor = function (t, devices, links, onSet) {
   CUSTOM_PARTS.forEach(([key, min, max]) => custom.appendChild(numberBox(key, min, max, commitCustom)));
   arch.addEventListener('change', commitCustom);
   custom.appendChild(el('div', { class: 'field' }, el('label', { for: 'f-cdev_arch', text: t('cdev_arch') }), arch));
+  // Peer-to-peer over PCIe decides vLLM's and SGLang's all-reduce between two such cards.
+  const p2p = el('input', { id: 'f-cdev_p2p', type: 'checkbox' });
+  p2p.addEventListener('change', () => onSet('cdev_p2p', p2p.checked ? 1 : 0));
+  custom.appendChild(el('div', { class: 'field' }, el('label', { for: 'f-cdev_p2p', text: t('cdev_p2p') }), p2p));
   details.appendChild(custom);
 
   const parallel = el('fieldset', { class: 'parallel' }, el('legend', { text: t('parallel_section') }),
@@ -142,8 +146,10 @@ LlmCalc.machineEditor = function (t, devices, links, onSet) {
       const parts = state.cdev ? state.cdev.split(':') : ['', '', ''];
       CUSTOM_PARTS.forEach(([key], index) => { inputs[key].value = parts[index]; });
       arch.value = parts[3] === '60' || parts[3] === '61' ? parts[3] : '';
+      p2p.checked = state.cdev_p2p === 1;
       custom.hidden = !(state.hw === 'custom' || listed.some((g) => g.id === 'custom'));
       CUSTOM_PARTS.forEach(([key]) => { inputs[key].hidden = custom.hidden; });
+      p2p.hidden = custom.hidden;
     },
   };
 };
