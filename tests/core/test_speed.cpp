@@ -88,8 +88,9 @@ TEST_CASE("Speed assumptions from the request replace the calibrated ones", "[sp
   CHECK(rejected["issues"][0]["path"] == "/assumptions/quantized_compute_efficiency");
 }
 
-TEST_CASE("Tensor parallel over PCIe pays an all-reduce twice per layer, at the latency the cards' peer-to-peer allows", "[speed][tensor_parallel]") {
-  // vLLM, Llama 3.1 8B BF16 on RTX 4090s (PCIe 4.0 x16, no NVLink). One card:
+TEST_CASE("Tensor parallel over PCIe pays an all-reduce twice per layer, at the latency the cards' peer-to-peer allows",
+          "[speed][tensor_parallel]") {
+  // vLLM, Llama 3.1 8B BF16 on RTX 4090s (PCIe 4.0 x16, no NVLink, no peer-to-peer). One card:
   // step1 = bytes / (bw x eff) + 32 x overhead. Two cards split the bytes and add the all-reduces:
   // step2 = bytes / (2 x bw x eff) + 32 x overhead + comm, so comm = step2 - step1 + bytes / (2 x bw x eff).
   // By hand: 2 all-reduces x 32 layers x 48 us = 3.072 ms, plus the ring's traffic, 2 x (d - 1) / d
