@@ -95,31 +95,26 @@ nlohmann::json model_card_json(const Scenario& s) {
           {"layer_groups", layer_summary_json(m)}};
 }
 
-// Size and depth limits, parsing, the envelope and the catch-all around a request handler.
+// Size and depth limits, parsing and the envelope around a request handler. The core is built
+// without exceptions (core/CMakeLists.txt): a broken invariant aborts, never a half-made answer.
 std::string guarded(const std::string& request_json,
                     nlohmann::json (*handler)(const nlohmann::json&, Issues&)) {
   Issues issues;
-  try {
-    if (request_json.size() > kMaxRequestBytes) {
-      issues.error("request_too_large", "", "The request is larger than 16 MiB.");
-      return envelope(issues, nullptr);
-    }
-    if (nesting_depth(request_json) > kMaxNestingDepth) {
-      issues.error("too_deep", "", "The request nests deeper than 64 levels.");
-      return envelope(issues, nullptr);
-    }
-    nlohmann::json request = nlohmann::json::parse(request_json, nullptr, false);
-    if (request.is_discarded()) {
-      issues.error("malformed_json", "", "The request is not valid JSON.");
-      return envelope(issues, nullptr);
-    }
-    nlohmann::json result = handler(request, issues);
-    return envelope(issues, std::move(result));
-  } catch (const std::exception& e) {
-    Issues failure;
-    failure.error("internal_error", "", std::string("Internal error: ") + e.what());
-    return envelope(failure, nullptr);
+  if (request_json.size() > kMaxRequestBytes) {
+    issues.error("request_too_large", "", "The request is larger than 16 MiB.");
+    return envelope(issues, nullptr);
   }
+  if (nesting_depth(request_json) > kMaxNestingDepth) {
+    issues.error("too_deep", "", "The request nests deeper than 64 levels.");
+    return envelope(issues, nullptr);
+  }
+  nlohmann::json request = nlohmann::json::parse(request_json, nullptr, false);
+  if (request.is_discarded()) {
+    issues.error("malformed_json", "", "The request is not valid JSON.");
+    return envelope(issues, nullptr);
+  }
+  nlohmann::json result = handler(request, issues);
+  return envelope(issues, std::move(result));
 }
 
 // Fine-tuning memory, with the cheapest priced catalog device whose usable memory holds each
@@ -209,83 +204,66 @@ std::string plan_json(const std::string& request_json) {
 
 std::string catalog_json() {
   Issues issues;
-  try {
-    const Catalog& catalog = Catalog::instance();
-    nlohmann::json models = nlohmann::json::array();
-    // Listing only: architectures are built when a model is estimated, keeping the first call
-    // (page load) cheap.
-    for (const CatalogModel& entry : catalog.models()) {
-      const nlohmann::json& r = entry.record();
-      nlohmann::json item = {{"id", entry.id},
-                             {"name", r.value("name", entry.id)},
-                             {"family", r.value("family", "")},
-                             {"hf_repo", r.value("hf_repo", "")},
-                             {"source", r.value("source", "")}};
-      for (const char* key : {"ollama_tag", "gguf_repo", "license", "release_date"}) {
-        item[key] = r.contains(key) ? r.at(key) : nlohmann::json(nullptr);
-      }
-      // Formats its repositories publish that only a file size describes (unsloth Dynamic).
-      item["published_formats"] = nlohmann::json::array();
-      for (const PublishedFormat& p : published_formats(r)) item["published_formats"].push_back(p.format);
-      models.push_back(item);
+  const Catalog& catalog = Catalog::instance();
+  nlohmann::json models = nlohmann::json::array();
+  // Listing only: architectures are built when a model is estimated, keeping the first call
+  // (page load) cheap.
+  for (const CatalogModel& entry : catalog.models()) {
+    const nlohmann::json& r = entry.record();
+    nlohmann::json item = {{"id", entry.id},
+                           {"name", r.value("name", entry.id)},
+                           {"family", r.value("family", "")},
+                           {"hf_repo", r.value("hf_repo", "")},
+                           {"source", r.value("source", "")}};
+    for (const char* key : {"ollama_tag", "gguf_repo", "license", "release_date"}) {
+      item[key] = r.contains(key) ? r.at(key) : nlohmann::json(nullptr);
     }
-    nlohmann::json devices = nlohmann::json::array();
-    for (const CatalogDevice& entry : catalog.devices()) {
-      nlohmann::json item = hardware_json(hardware_from_record(entry.record));
-      item["source"] = entry.record.value("source", "");
-      devices.push_back(item);
-    }
-    nlohmann::json releases = nlohmann::json::object();
-    for (const char* engine : {"llama.cpp", "ollama", "vllm", "sglang", "mlx", "transformers"}) {
-      releases[engine] = engine_release_json(engine);
-    }
-    nlohmann::json links = nlohmann::json::array();
-    for (const NetworkLink& link : catalog_links()) links.push_back(network_json(link));
-    nlohmann::json result = {{"models", models},
-                             {"engine_releases", releases},
-                             {"devices", devices},
-                             {"links", links},
-                             {"weight_formats", weight_format_ids()},
-                             {"kv_cache_types", {"f16", "bf16", "fp8", "q8_0", "q4_0"}},
-                             {"engines", {"llama.cpp", "ollama", "vllm", "sglang", "mlx",
-                                          "transformers"}}};
-    return envelope(issues, std::move(result));
-  } catch (const std::exception& e) {
-    issues.error("internal_error", "", std::string("Internal error: ") + e.what());
-    return envelope(issues, nullptr);
+    // Formats its repositories publish that only a file size describes (unsloth Dynamic).
+    item["published_formats"] = nlohmann::json::array();
+    for (const PublishedFormat& p : published_formats(r)) item["published_formats"].push_back(p.format);
+    models.push_back(item);
   }
+  nlohmann::json devices = nlohmann::json::array();
+  for (const CatalogDevice& entry : catalog.devices()) {
+    nlohmann::json item = hardware_json(hardware_from_record(entry.record));
+    item["source"] = entry.record.value("source", "");
+    devices.push_back(item);
+  }
+  nlohmann::json releases = nlohmann::json::object();
+  for (const char* engine : {"llama.cpp", "ollama", "vllm", "sglang", "mlx", "transformers"}) {
+    releases[engine] = engine_release_json(engine);
+  }
+  nlohmann::json links = nlohmann::json::array();
+  for (const NetworkLink& link : catalog_links()) links.push_back(network_json(link));
+  nlohmann::json result = {{"models", models},
+                           {"engine_releases", releases},
+                           {"devices", devices},
+                           {"links", links},
+                           {"weight_formats", weight_format_ids()},
+                           {"kv_cache_types", {"f16", "bf16", "fp8", "q8_0", "q4_0"}},
+                           {"engines", {"llama.cpp", "ollama", "vllm", "sglang", "mlx",
+                                        "transformers"}}};
+  return envelope(issues, std::move(result));
 }
 
 std::string read_gguf_json(const std::string& bytes, double file_size) {
   Issues issues;
-  try {
-    uint64_t size = file_size > 0 && file_size < 1e18 ? static_cast<uint64_t>(file_size) : 0;
-    GgufReadResult read = read_gguf_header(reinterpret_cast<const uint8_t*>(bytes.data()),
-                                           bytes.size(), size, "/file", issues);
-    if (read.status == GgufReadStatus::need_more_bytes) {
-      return envelope(issues, {{"status", "need_more_bytes"}, {"bytes_needed", read.bytes_needed}});
-    }
-    if (read.status != GgufReadStatus::ok) return envelope(issues, nullptr);
-    nlohmann::json result = gguf_header_json(read.header);
-    result["status"] = "ok";
-    return envelope(issues, std::move(result));
-  } catch (const std::exception& e) {
-    Issues failure;
-    failure.error("internal_error", "", std::string("Internal error: ") + e.what());
-    return envelope(failure, nullptr);
+  uint64_t size = file_size > 0 && file_size < 1e18 ? static_cast<uint64_t>(file_size) : 0;
+  GgufReadResult read = read_gguf_header(reinterpret_cast<const uint8_t*>(bytes.data()),
+                                         bytes.size(), size, "/file", issues);
+  if (read.status == GgufReadStatus::need_more_bytes) {
+    return envelope(issues, {{"status", "need_more_bytes"}, {"bytes_needed", read.bytes_needed}});
   }
+  if (read.status != GgufReadStatus::ok) return envelope(issues, nullptr);
+  nlohmann::json result = gguf_header_json(read.header);
+  result["status"] = "ok";
+  return envelope(issues, std::move(result));
 }
 
 std::string read_safetensors_json(const std::string& bytes) {
   Issues issues;
-  try {
-    auto result = read_safetensors(bytes, "/file", issues);
-    return envelope(issues, result ? std::move(*result) : nlohmann::json(nullptr));
-  } catch (const std::exception& e) {
-    Issues failure;
-    failure.error("internal_error", "", std::string("Internal error: ") + e.what());
-    return envelope(failure, nullptr);
-  }
+  auto result = read_safetensors(bytes, "/file", issues);
+  return envelope(issues, result ? std::move(*result) : nlohmann::json(nullptr));
 }
 
 std::string version() { return LLMCALC_VERSION; }

@@ -384,7 +384,8 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
       if (format.find("6") != std::string::npos) bits = "6";
       if (format.rfind("Q3", 0) == 0 || format.rfind("IQ3", 0) == 0) bits = "3";
     }
-    std::optional<PublishedRepo> repo = mlx_repo_for(record, std::stoi(bits));
+    const bool digit = !bits.empty() && bits[0] >= '1' && bits[0] <= '9';
+    std::optional<PublishedRepo> repo = mlx_repo_for(record, digit ? bits[0] - '0' : 4);
     std::string model = repo ? repo->repo : s.model_id + "-mlx-" + bits + "bit";
     Flags flags = {{"--model", model}};
     if (s.port != 8080) flags.push_back({"--port", port});

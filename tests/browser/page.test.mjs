@@ -534,3 +534,46 @@ test('when it does not fit, the page offers what would run, and one click applie
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+// The module is built without exceptions: a broken invariant traps. Simulated here by a factory
+// whose instances throw WebAssembly's RuntimeError on one estimate call (web/src/10-core.mjs).
+test('a trap inside the module shows an internal error, and a fresh instance answers the next change', async () => {
+  const { context, page, errors } = await openPage(suite.browser);
+  await page.addInitScript(() => {
+    let real;
+    window.instances = 0;
+    window.trapNext = false;
+    const wrapped = (options) => real(options).then((module) => {
+      window.instances += 1;
+      const estimate = module.estimate.bind(module);
+      module.estimate = (request) => {
+        if (window.trapNext) {
+          window.trapNext = false;
+          throw new WebAssembly.RuntimeError('unreachable');
+        }
+        return estimate(request);
+      };
+      return module;
+    });
+    Object.defineProperty(window, 'createLlmCalcCore', {
+      configurable: true, set(factory) { real = factory; }, get() { return real && wrapped; },
+    });
+  });
+  await page.goto(`${suite.base}/index.html`);
+  await waitForCalculator(page);
+  assert.equal(await page.evaluate(() => window.instances), 1);
+  const slider = page.locator('llm-calc #f-ctx');
+  await slider.focus();
+  await page.evaluate(() => { window.trapNext = true; });
+  await page.keyboard.press('ArrowRight');
+  const alert = page.locator('llm-calc p.error');
+  await alert.waitFor();
+  assert.match(await alert.textContent(), /Internal error: unreachable/);
+  await page.waitForFunction(() => window.instances === 2);
+  await page.keyboard.press('ArrowRight');  // 12288 -> 16384 tokens
+  await alert.waitFor({ state: 'hidden' });
+  // Llama 3.1 8B, f16 KV: 131,072 bytes per token x 16,384 tokens = 2 GiB.
+  assert.equal(await figure(page, 'kv'), '2.00 GiB · 2.15 GB');
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -37,41 +37,66 @@ function scriptsRun() {
   });
 }
 
+// An answer of the envelope's shape saying the call failed inside the module.
+function internalError(message) {
+  return JSON.stringify({
+    ok: false, issues: [{ severity: 'error', code: 'internal_error', path: '', message: message }],
+  });
+}
+
+// The module is built without exceptions (core/CMakeLists.txt): a broken invariant inside it
+// traps (a WebAssembly.RuntimeError) and leaves that instance unusable. The call that trapped
+// answers with an internal error, and a fresh instance from the same factory and options
+// replaces the broken one; calls made while it loads get the same error. The factory turns the
+// object it is given into the instance, so each instance gets its own copy of the options.
+function restartingModule(module, options) {
+  let current = module;
+  return function call(name, args) {
+    if (!current) return internalError('The calculator is restarting after an internal error; try again.');
+    try {
+      return current[name].apply(current, args);
+    } catch (error) {
+      if (!(error instanceof WebAssembly.RuntimeError)) throw error;
+      current = null;
+      createLlmCalcCore(Object.assign({}, options)).then(function (fresh) { current = fresh; });
+      return internalError('Internal error: ' + error.message);
+    }
+  };
+}
+
 // Loads the module once (createLlmCalcCore comes from llmcalc_core.js, a classic script).
 function loadCore() {
   if (!corePromise) {
+    let options = null;
     corePromise = scriptsRun().then(function () {
       if (typeof createLlmCalcCore !== 'function') throw new Error('llmcalc_core.js is not loaded');
       return moduleOptions();
-    }).then(function (options) {
-      return createLlmCalcCore(options);
+    }).then(function (chosen) {
+      options = chosen;
+      return createLlmCalcCore(Object.assign({}, options));
     }).then(function (module) {
+      const call = restartingModule(module, options);
+      const json = function (name) {
+        return function (request) { return JSON.parse(call(name, [JSON.stringify(request)])); };
+      };
       // The listing dist/llmcalc_core.js carries (web/build.mjs), else the module's answer.
       const listing = createLlmCalcCore.catalogListing;
       return {
         version: module.version(),
         catalog: listing ? JSON.parse(listing) : JSON.parse(module.catalog()).result,
         // Returns the envelope; callers decide whether issues are fatal.
-        estimateEnvelope: function (request) {
-          return JSON.parse(module.estimate(JSON.stringify(request)));
-        },
-        explore: function (request) {
-          return JSON.parse(module.explore(JSON.stringify(request)));
-        },
-        rank: function (request) {
-          return JSON.parse(module.rank(JSON.stringify(request)));
-        },
-        plan: function (request) {
-          return JSON.parse(module.plan(JSON.stringify(request)));
-        },
+        estimateEnvelope: json('estimate'),
+        explore: json('explore'),
+        rank: json('rank'),
+        plan: json('plan'),
         readGguf: function (bytes, fileSize) {
-          return JSON.parse(module.read_gguf_header(bytes, fileSize));
+          return JSON.parse(call('read_gguf_header', [bytes, fileSize]));
         },
         readSafetensors: function (bytes) {
-          return JSON.parse(module.read_safetensors_header(bytes));
+          return JSON.parse(call('read_safetensors_header', [bytes]));
         },
         estimate: function (request) {
-          const envelope = JSON.parse(module.estimate(JSON.stringify(request)));
+          const envelope = JSON.parse(call('estimate', [JSON.stringify(request)]));
           if (!envelope.ok) throw new LlmCalcError(envelope.issues);
           return envelope;
         },
