@@ -77,10 +77,10 @@ std::shared_ptr<const WeightPlan> scenario_weights(const Scenario& s, const Mode
   return weights;
 }
 
-Evaluation evaluate_plan(const Scenario& s, const ModelSpec& model,
-                         std::shared_ptr<const WeightPlan> plan, bool find_max_context) {
-  Evaluation out{std::move(plan), {}, {}, {}, 0};
+namespace {
 
+// What the memory estimate is asked for `s`.
+MemoryRequest memory_request_for(const Scenario& s, bool find_max_context) {
   MemoryRequest memory_request;
   memory_request.lang = s.lang;
   memory_request.context_tokens = s.context_tokens;
@@ -104,6 +104,20 @@ Evaluation evaluate_plan(const Scenario& s, const ModelSpec& model,
         device_sequence(s.device_groups, is_llama_cpp_family(s.engine.engine), &memory_request.device_nodes);
   }
   memory_request.parallel = s.parallel;
+  return memory_request;
+}
+
+}  // namespace
+
+int64_t max_context_tokens(const Scenario& s, const ModelSpec& model, const WeightPlan& plan) {
+  return largest_fitting_context(model, plan, s.hardware, memory_request_for(s, true));
+}
+
+Evaluation evaluate_plan(const Scenario& s, const ModelSpec& model,
+                         std::shared_ptr<const WeightPlan> plan, bool find_max_context) {
+  Evaluation out{std::move(plan), {}, {}, {}, 0};
+
+  const MemoryRequest memory_request = memory_request_for(s, find_max_context);
   out.memory = estimate_memory(model, *out.weights, s.hardware, memory_request);
 
   out.context_tokens = out.memory.fit.context_tokens > 0 ? out.memory.fit.context_tokens : s.context_tokens;

@@ -254,6 +254,11 @@ int64_t usable_memory_bytes(const Hardware& hardware, const EngineSettings& engi
   return device;
 }
 
+int64_t largest_fitting_context(const ModelSpec& model, const WeightPlan& weights,
+                                const Hardware& hardware, const MemoryRequest& request) {
+  return Engine{model, weights, hardware, request}.largest_context();
+}
+
 MemoryEstimate estimate_memory(const ModelSpec& model, const WeightPlan& weights,
                                const Hardware& hardware, const MemoryRequest& request) {
   MemoryEstimate out;

@@ -58,14 +58,16 @@ int64_t device_memory(const Scenario& s) {
   return total;
 }
 
-// The format rank_models reports for `s` (its weights are changed): in the engine's ladder from the
-// highest quality down, the first whose verdict is "comfortable", else the first "tight" one,
-// else the first that runs with llama.cpp's --fit offload, else the smallest. A format whose
-// weights (less the token embeddings llama.cpp keeps in RAM) exceed `device_memory` can be
-// neither comfortable nor tight, so it is evaluated (a --fit search each) only when no format
-// is; and a format's weights are planned only when the walk reaches it. The answer is the one a
-// walk evaluating every format gives, at a fraction of the cost.
-std::string ladder_pick(Scenario& s, const ModelSpec& spec, int64_t min_bits, int64_t device_memory) {
+// The evaluation (without the largest-context search) of the format rank_models reports for
+// `s`, whose weights are left at that format: in the engine's ladder from the highest quality
+// down, the first whose verdict is "comfortable", else the first "tight" one, else the first
+// that runs with llama.cpp's --fit offload, else the smallest. A format whose weights (less the
+// token embeddings llama.cpp keeps in RAM) exceed `device_memory` can be neither comfortable
+// nor tight, so it is evaluated (a --fit search each) only when no format is; and a format's
+// weights are planned only when the walk reaches it. The answer is the one a walk evaluating
+// every format gives, at a fraction of the cost.
+std::optional<Evaluation> ladder_pick(Scenario& s, const ModelSpec& spec, int64_t min_bits,
+                                      int64_t device_memory) {
   std::vector<std::string> formats;
   for (const auto& [format, bits] : engine_format_ladder(s.engine.engine)) {
     if (bits < min_bits) break;
@@ -77,36 +79,50 @@ std::string ladder_pick(Scenario& s, const ModelSpec& spec, int64_t min_bits, in
     Issues plan_issues;
     return scenario_weights(s, spec, plan_issues);
   };
-  auto verdict_of = [&](std::size_t i) -> std::string {
+  auto evaluation_of = [&](std::size_t i) {
     s.weights = formats[i];
     Issues format_issues;
-    std::optional<Evaluation> e = evaluate(s, spec, format_issues, false);
-    return e ? e->memory.verdict : "";
+    return evaluate(s, spec, format_issues, false);
   };
-  std::string tight;
+  auto picked = [&](std::size_t i, std::optional<Evaluation> e) {
+    s.weights = formats[i];
+    return e;
+  };
+  std::optional<std::size_t> tight;
+  std::optional<Evaluation> tight_evaluation;
   for (std::size_t i = 0; i < formats.size(); ++i) {
     std::shared_ptr<const WeightPlan> plan = plan_of(i);
     if (!plan || plan->text_bytes - plan->token_embd_bytes > device_memory) continue;
-    std::string verdict = verdict_of(i);
-    if (verdict == "comfortable") return formats[i];
-    if (verdict == "tight" && tight.empty()) tight = formats[i];
+    std::optional<Evaluation> e = evaluation_of(i);
+    if (!e) continue;
+    if (e->memory.verdict == "comfortable") return picked(i, std::move(e));
+    if (e->memory.verdict == "tight" && !tight) {
+      tight = i;
+      tight_evaluation = std::move(e);
+    }
   }
-  if (!tight.empty()) return tight;
+  if (tight) return picked(*tight, std::move(tight_evaluation));
   const bool llama_cpp = is_llama_cpp_family(s.engine.engine);
-  std::string smallest;
+  std::optional<std::size_t> smallest;
+  std::optional<Evaluation> smallest_evaluation;
   for (std::size_t i = 0; i < formats.size(); ++i) {
     std::shared_ptr<const WeightPlan> plan = plan_of(i);
     if (!plan) continue;
     // A format llama.cpp cannot hold in the GPUs and RAM together is "oom" without a --fit search.
     if (llama_cpp && llama_cpp_beyond_memory(*plan, s.hardware, device_memory, s.system_memory_bytes)) {
-      smallest = formats[i];
+      smallest = i;
+      smallest_evaluation.reset();
       continue;
     }
-    std::string verdict = verdict_of(i);
-    if (verdict == "offload") return formats[i];
-    if (!verdict.empty()) smallest = formats[i];
+    std::optional<Evaluation> e = evaluation_of(i);
+    if (!e) continue;
+    if (e->memory.verdict == "offload") return picked(i, std::move(e));
+    smallest = i;
+    smallest_evaluation = std::move(e);
   }
-  return smallest;
+  if (!smallest) return std::nullopt;
+  if (smallest_evaluation) return picked(*smallest, std::move(smallest_evaluation));
+  return picked(*smallest, evaluation_of(*smallest));
 }
 
 }  // namespace
@@ -137,18 +153,12 @@ nlohmann::json rank_models(const nlohmann::json& request, Issues& issues) {
     s.model_name = entry.record().value("name", entry.id);
     s.context_tokens = std::min(requested_context, spec->max_context_tokens);
     s.prompt_tokens = std::min(requested_prompt, s.context_tokens);
-    nlohmann::json chosen = nullptr;
-    std::string chosen_format = ladder_pick(s, *spec, min_bits, device_memory(s));
-    if (!chosen_format.empty()) {
-      s.weights = chosen_format;
-      Issues final_issues;
-      std::optional<Evaluation> e = evaluate(s, *spec, final_issues);
-      if (e) chosen = row_json(s, *spec, entry, *e);
-    }
-    if (!chosen.is_null()) {
-      chosen["context_tokens"] = s.context_tokens;
-      rows.push_back(std::move(chosen));
-    }
+    std::optional<Evaluation> e = ladder_pick(s, *spec, min_bits, device_memory(s));
+    if (!e) continue;
+    e->memory.max_context_tokens = max_context_tokens(s, *spec, *e->weights);
+    nlohmann::json row = row_json(s, *spec, entry, *e);
+    row["context_tokens"] = s.context_tokens;
+    rows.push_back(std::move(row));
   }
   return {{"rows", rows}, {"min_bits", min_bits}, {"hardware", base->hardware.id},
           {"devices", base->devices}, {"engine", base->engine.engine},

@@ -32,6 +32,10 @@ std::shared_ptr<const WeightPlan> scenario_weights(const Scenario& scenario,
 Evaluation evaluate_plan(const Scenario& scenario, const ModelSpec& model,
                          std::shared_ptr<const WeightPlan> plan, bool find_max_context = true);
 
+/// The largest context `plan` leaves room for under `scenario`: the max_context_tokens of an
+/// evaluation made with find_max_context, for one made without it.
+int64_t max_context_tokens(const Scenario& scenario, const ModelSpec& model, const WeightPlan& plan);
+
 /// Evaluates `scenario` for `model` (normally scenario.model; rank() passes cached catalog
 /// models). `find_max_context` false skips the largest-context search. Errors (an unknown format)
 /// are recorded at /weights.

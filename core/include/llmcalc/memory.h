@@ -167,6 +167,11 @@ int64_t usable_memory_bytes(const Hardware& hardware, const EngineSettings& engi
 MemoryEstimate estimate_memory(const ModelSpec& model, const WeightPlan& weights,
                                const Hardware& hardware, const MemoryRequest& request);
 
+/// The largest per-sequence context that fits (what estimate_memory reports as
+/// max_context_tokens when the request asks for the search).
+int64_t largest_fitting_context(const ModelSpec& model, const WeightPlan& weights,
+                                const Hardware& hardware, const MemoryRequest& request);
+
 nlohmann::json memory_json(const MemoryEstimate& estimate);
 
 }  // namespace llmcalc
