@@ -177,6 +177,7 @@ GgufHeader parse(Cursor& c, uint64_t file_size) {
     for (uint32_t d = 0; d < n_dims && !c.failed(); ++d) {
       uint64_t dim = c.scalar<uint64_t>();
       if (dim == 0 || dim > (uint64_t{1} << 40)) c.fail("gguf_bad_dims", "A tensor dimension is out of range.");
+      if (c.failed()) break;
       t.shape.push_back(static_cast<int64_t>(dim));
       elements = checked_mul(c, *elements, static_cast<int64_t>(dim));
     }

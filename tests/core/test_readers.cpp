@@ -116,6 +116,10 @@ TEST_CASE("GGUF: hostile headers are rejected with a reason", "[gguf][reader][ho
   bad_type.header(1, 0).tensor("t", {32}, 999, 0);
   GgufBuilder bad_dims;
   bad_dims.header(1, 0).str("t").u32(9);
+  // The fuzzers' find: a dimension out of range after a valid one is refused before any size
+  // is multiplied (256 x 0xb5b5... would overflow int64_t; UBSan stops the sanitize suite).
+  GgufBuilder huge_dim;
+  huge_dim.header(1, 0).tensor("t", {256, 0xb5b5b5b5b5b5b5b5u}, 0, 0);
   GgufBuilder overflow;
   overflow.header(1, 0).tensor("t", {uint64_t{1} << 40, uint64_t{1} << 40, 1u << 20}, 0, 0);
   GgufBuilder partial_block;
@@ -129,6 +133,7 @@ TEST_CASE("GGUF: hostile headers are rejected with a reason", "[gguf][reader][ho
                         {long_array.bytes(), "gguf_array_too_long"},
                         {bad_type.bytes(), "gguf_unknown_type"},
                         {bad_dims.bytes(), "gguf_bad_dims"},
+                        {huge_dim.bytes(), "gguf_bad_dims"},
                         {overflow.bytes(), "gguf_size_overflow"},
                         {partial_block.bytes(), "gguf_bad_block"},
                         {bad_value_type.bytes(), "gguf_bad_value_type"}};
