@@ -240,7 +240,7 @@ void read_vision(const nlohmann::json& config, const std::string& path, ArchConf
   if (found == config.end() || !found->is_object() || (arch.family && arch.family->reads_multimodal)) return;
   nlohmann::json vision_config = with_defaults(*found);
   const nlohmann::json* it = &vision_config;
-  std::string model_type = config.value("model_type", "");
+  std::string model_type = string_or(config, "model_type", "");
   if (is_one_of(model_type, {"qwen3_vl", "qwen3_vl_moe", "qwen3_5", "qwen3_5_moe", "qwen4_exp"})) {
     read_qwen3_vl_vision(vision_config, json_pointer_append(path, "vision_config"), arch, issues);
     return;
@@ -501,7 +501,7 @@ void apply_nemotron_nas(const nlohmann::json& text, JsonReader& reader, ArchConf
                                                        : nlohmann::json::object();
     const nlohmann::json ffn = block.is_object() ? block.value("ffn", nlohmann::json::object())
                                                  : nlohmann::json::object();
-    if (attention.value("no_op", false)) {
+    if (boolean_or(attention, "no_op", false)) {
       arch.layer_attention[index] = AttentionKind::none;
     } else {
       auto group = attention.find("n_heads_in_group");
@@ -513,7 +513,7 @@ void apply_nemotron_nas(const nlohmann::json& text, JsonReader& reader, ArchConf
       }
       arch.layer_kv_heads[index] = arch.n_heads / in_group;
     }
-    if (ffn.value("no_op", false)) {
+    if (boolean_or(ffn, "no_op", false)) {
       arch.layer_intermediate[index] = 0;
     } else {
       auto mult = ffn.find("ffn_mult");

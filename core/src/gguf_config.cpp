@@ -9,6 +9,7 @@
 #include "gguf_metadata.h"
 #include "llmcalc/embedded_data.h"
 #include "llmcalc/gguf_reader.h"
+#include "llmcalc/json_reader.h"
 
 namespace llmcalc {
 namespace {
@@ -205,7 +206,7 @@ nlohmann::json file_type_name(const nlohmann::json& metadata) {
 }
 
 nlohmann::json synthesize_config(const GgufHeader& h) {
-  std::string arch = h.metadata.value("general.architecture", "");
+  std::string arch = string_or(h.metadata, "general.architecture", "");
   const nlohmann::json& m = h.metadata;
   nlohmann::json config = nlohmann::json::object();
   const FamilyDefinition* family = find_family_of_gguf(arch);
@@ -269,8 +270,8 @@ nlohmann::json gguf_header_json(const GgufHeader& h) {
     if (!value.is_object()) scalars[key] = value;
   }
   return {{"version", h.version},
-          {"architecture", h.metadata.value("general.architecture", "")},
-          {"name", h.metadata.value("general.name", "")},
+          {"architecture", string_or(h.metadata, "general.architecture", "")},
+          {"name", string_or(h.metadata, "general.name", "")},
           {"file_type", h.metadata.value("general.file_type", nlohmann::json(nullptr))},
           {"file_type_name", file_type_name(h.metadata)},
           {"tensor_count", h.tensors.size()},

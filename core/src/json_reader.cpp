@@ -146,4 +146,29 @@ const nlohmann::json* JsonReader::object(const char* key) {
   return value;
 }
 
+namespace {
+
+const nlohmann::json* member_of(const nlohmann::json& object, const char* key) {
+  if (!object.is_object()) return nullptr;
+  auto it = object.find(key);
+  return it == object.end() ? nullptr : &*it;
+}
+
+}  // namespace
+
+std::string string_or(const nlohmann::json& object, const char* key, std::string fallback) {
+  const nlohmann::json* value = member_of(object, key);
+  return value && value->is_string() ? value->get<std::string>() : fallback;
+}
+
+bool boolean_or(const nlohmann::json& object, const char* key, bool fallback) {
+  const nlohmann::json* value = member_of(object, key);
+  return value && value->is_boolean() ? value->get<bool>() : fallback;
+}
+
+int64_t integer_or(const nlohmann::json& object, const char* key, int64_t fallback) {
+  const nlohmann::json* value = member_of(object, key);
+  return value && value->is_number_integer() ? value->get<int64_t>() : fallback;
+}
+
 }  // namespace llmcalc

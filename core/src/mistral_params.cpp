@@ -7,6 +7,8 @@
 // Mistral3Gate with renormalized softmax top-k): no score-correction bias.
 #include "mistral_params.h"
 
+#include "llmcalc/json_reader.h"
+
 namespace llmcalc {
 
 std::optional<nlohmann::json> config_from_mistral_params(const nlohmann::json& params) {
@@ -31,7 +33,7 @@ std::optional<nlohmann::json> config_from_mistral_params(const nlohmann::json& p
   copy("rope_theta", "rope_theta");
   copy("max_position_embeddings", "max_position_embeddings");
   copy("sliding_window", "sliding_window");
-  config["tie_word_embeddings"] = params.value("tied_embeddings", false);
+  config["tie_word_embeddings"] = boolean_or(params, "tied_embeddings", false);
   bool mla = params.contains("kv_lora_rank") && !params["kv_lora_rank"].is_null();
   for (const char* key : {"q_lora_rank", "kv_lora_rank", "qk_nope_head_dim", "qk_rope_head_dim", "v_head_dim"}) {
     copy(key, key);

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <string>
 
+#include "llmcalc/api.h"
 #include "llmcalc/gguf_reader.h"
 #include "llmcalc/safetensors_reader.h"
 
@@ -144,6 +145,19 @@ TEST_CASE("GGUF: hostile headers are rejected with a reason", "[gguf][reader][ho
     CHECK(result.status == llmcalc::GgufReadStatus::invalid);
     CHECK(first_code(issues) == c.code);
   }
+}
+
+// The fuzzers' find once the core had no exceptions: general.architecture and general.name as
+// numbers reached nlohmann's value(..., "") on the way to the page, which aborts on a non-string.
+// A well-formed header whose metadata has other types than usual is read, those names empty.
+TEST_CASE("GGUF: a number where the architecture's name belongs reads as no name", "[gguf][reader][hostile]") {
+  GgufBuilder b;
+  b.header(0, 2).kv_u32("general.architecture", 7).kv_u32("general.name", 9);
+  nlohmann::json envelope = nlohmann::json::parse(llmcalc::read_gguf_json(b.bytes(), static_cast<double>(b.bytes().size())));
+  REQUIRE(envelope["ok"] == true);
+  CHECK(envelope["result"]["architecture"] == "");
+  CHECK(envelope["result"]["name"] == "");
+  CHECK(envelope["result"]["metadata"]["general.architecture"] == 7);
 }
 
 TEST_CASE("GGUF: a tensor beyond the end of the file is rejected", "[gguf][reader][hostile]") {

@@ -53,4 +53,11 @@ class JsonReader {
   mutable std::vector<const char*> read_;  // the keys asked for (string literals)
 };
 
+/// `object[key]` when `object` is an object whose `key` holds a value of the fallback's type,
+/// else the fallback, silently: for JSON a user or a file supplied, where nlohmann's value()
+/// would throw on another type (the core is built without exceptions, so it must never).
+std::string string_or(const nlohmann::json& object, const char* key, std::string fallback);
+bool boolean_or(const nlohmann::json& object, const char* key, bool fallback);
+int64_t integer_or(const nlohmann::json& object, const char* key, int64_t fallback);
+
 }  // namespace llmcalc

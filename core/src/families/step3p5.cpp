@@ -14,6 +14,7 @@
 #include "../family.h"
 #include "../gguf_metadata.h"
 #include "../tensor_list.h"
+#include "llmcalc/json_reader.h"
 
 namespace llmcalc {
 namespace {
@@ -131,7 +132,7 @@ void config_from_gguf(const nlohmann::json& metadata, const std::string& prefix,
     config["layer_types"] = types;
     if (!sliding.empty()) config["attention_other_setting"] = sliding;
   }
-  auto layers = config.value("num_hidden_layers", int64_t{0});
+  auto layers = integer_or(config, "num_hidden_layers", 0);
   auto dense = static_cast<int64_t>(gguf_number(metadata, prefix + "leading_dense_block_count").value_or(0));
   std::string moe_layers;
   for (int64_t i = dense; i < layers; ++i) moe_layers += (moe_layers.empty() ? "" : ",") + std::to_string(i);
