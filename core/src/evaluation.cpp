@@ -28,14 +28,17 @@ std::shared_ptr<const WeightPlan> catalog_plan(const Scenario& s, const ModelSpe
 
 // Each listed device's share of what the devices hold (weights and KV cache), for the layer
 // split's speed.
-std::vector<SpeedRequest::SplitDevice> layer_split_shares(const MemoryEstimate& memory, const MemoryRequest& request) {
+// (the devices in the order the memory estimate lists them: memory_request_for's sequence).
+std::vector<SpeedRequest::SplitDevice> layer_split_shares(const MemoryEstimate& memory, const Scenario& s) {
+  std::vector<int64_t> nodes;
+  const std::vector<Hardware> hardware = device_sequence(s.device_groups, is_llama_cpp_family(s.engine.engine), &nodes);
   std::vector<SpeedRequest::SplitDevice> split;
   double held = 0;
   for (const DeviceMemory& device : memory.per_device) held += static_cast<double>(device.weights_bytes + device.kv_cache_bytes);
-  for (std::size_t d = 0; d < memory.per_device.size() && d < request.device_hardware.size(); ++d) {
+  for (std::size_t d = 0; d < memory.per_device.size() && d < hardware.size(); ++d) {
     const DeviceMemory& device = memory.per_device[d];
     double share = held > 0 ? static_cast<double>(device.weights_bytes + device.kv_cache_bytes) / held : 0.0;
-    split.push_back({request.device_hardware[d], share, request.device_nodes[d]});
+    split.push_back({hardware[d], share, nodes[d]});
   }
   return split;
 }
@@ -113,13 +116,19 @@ int64_t max_context_tokens(const Scenario& s, const ModelSpec& model, const Weig
   return largest_fitting_context(model, plan, s.hardware, memory_request_for(s, true));
 }
 
+MemoryEstimate evaluate_memory(const Scenario& s, const ModelSpec& model, const WeightPlan& plan) {
+  return estimate_memory(model, plan, s.hardware, memory_request_for(s, false));
+}
+
 Evaluation evaluate_plan(const Scenario& s, const ModelSpec& model,
                          std::shared_ptr<const WeightPlan> plan, bool find_max_context) {
-  Evaluation out{std::move(plan), {}, {}, {}, 0};
+  MemoryEstimate memory = estimate_memory(model, *plan, s.hardware, memory_request_for(s, find_max_context));
+  return evaluate_speed(s, model, std::move(plan), std::move(memory));
+}
 
-  const MemoryRequest memory_request = memory_request_for(s, find_max_context);
-  out.memory = estimate_memory(model, *out.weights, s.hardware, memory_request);
-
+Evaluation evaluate_speed(const Scenario& s, const ModelSpec& model,
+                          std::shared_ptr<const WeightPlan> plan, MemoryEstimate memory) {
+  Evaluation out{std::move(plan), std::move(memory), {}, {}, 0};
   out.context_tokens = out.memory.fit.context_tokens > 0 ? out.memory.fit.context_tokens : s.context_tokens;
   SpeedRequest& speed_request = out.speed_request;
   speed_request.context_tokens = out.context_tokens;
@@ -149,7 +158,7 @@ Evaluation evaluate_plan(const Scenario& s, const ModelSpec& model,
         if (group.device.memory_bandwidth_bytes_per_s < pace->memory_bandwidth_bytes_per_s) pace = &group.device;
       }
     } else {
-      speed_request.split = layer_split_shares(out.memory, memory_request);
+      speed_request.split = layer_split_shares(out.memory, s);
     }
   }
   out.speed = estimate_speed(model, *out.weights, *pace, speed_request);

@@ -45,6 +45,13 @@ int64_t indexer_row_bytes(const AttentionGeometry& a, const KvType& type, KvLayo
   return row_bytes(type, a.indexer_head_dim);
 }
 
+// Whether two layers' KV rows (kv_row_bytes) are alike: most models repeat one geometry.
+bool same_kv_row(const AttentionGeometry& x, const AttentionGeometry& y) {
+  return x.kind == y.kind && x.n_kv_heads == y.n_kv_heads && x.n_q_heads == y.n_q_heads &&
+         x.head_dim_k == y.head_dim_k && x.head_dim_v == y.head_dim_v && x.kv_lora_rank == y.kv_lora_rank &&
+         x.qk_rope_head_dim == y.qk_rope_head_dim;
+}
+
 }  // namespace
 
 std::optional<KvType> find_kv_type(const std::string& name) {
@@ -95,13 +102,18 @@ KvBreakdown kv_cache_bytes(const ModelSpec& model, const KvType& type, const KvR
   if (request.layout == KvLayout::mlx) stream_cells = pad_up(request.context_tokens, kMlxKvStep);
   out.cells = stream_cells * streams;
   out.per_layer_bytes.reserve(model.layers.size());
+  const AttentionGeometry* row_geometry = nullptr;  // the layer `row` was computed for
+  int64_t row = 0;
   for (const LayerSpec& layer : model.layers) {
     const AttentionGeometry& a = layer.attention;
     if (a.kv_shared) {  // Gemma 4 E-models: reads an earlier layer's cache, keeps none
       out.per_layer_bytes.push_back(0);
       continue;
     }
-    int64_t row = kv_row_bytes(model, a, type, request.layout);
+    if (!row_geometry || !same_kv_row(*row_geometry, a)) {
+      row = kv_row_bytes(model, a, type, request.layout);
+      row_geometry = &a;
+    }
     int64_t layer_bytes = 0;
     switch (a.kind) {
       case AttentionKind::full:

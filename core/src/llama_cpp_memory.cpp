@@ -99,12 +99,6 @@ LayerPlacement flag_placement(const LlamaCppInputs& in) {
   return p;
 }
 
-int64_t max_heads(const ModelSpec& model) {
-  int64_t heads = 0;
-  for (const LayerSpec& layer : model.layers) heads = std::max(heads, layer.attention.n_q_heads);
-  return heads;
-}
-
 // f32 elements per ubatch token of the largest FFN live set.
 int64_t ffn_live_elements(const ModelSpec& model) {
   int64_t live = 0;
@@ -118,38 +112,39 @@ int64_t ffn_live_elements(const ModelSpec& model) {
   return live;
 }
 
-bool has_indexer(const ModelSpec& model) {
+// One pass over the layers for what every measure() reads. The checkpoint of one sequence holds
+// the sliding layers' last window and the recurrent state (server-context.cpp
+// create_checkpoint, LLAMA_STATE_SEQ_FLAGS_PARTIAL_ONLY); the MTP layers' KV rows are the
+// decoder's full-attention rows.
+const LlamaCppModelTraits& traits_of(const LlamaCppInputs& in) {
+  if (in.traits) return *in.traits;
+  const ModelSpec& model = in.model;
+  const KvType& type = in.request.kv_type;
+  LlamaCppModelTraits t;
+  t.ffn_live_elements = ffn_live_elements(model);
+  const AttentionGeometry* last_full = nullptr;
   for (const LayerSpec& layer : model.layers) {
-    if (layer.attention.indexer_head_dim > 0) return true;
+    const AttentionGeometry& a = layer.attention;
+    t.max_heads = std::max(t.max_heads, a.n_q_heads);
+    t.sparse_attention = t.sparse_attention || a.indexer_head_dim > 0;
+    if (a.kind == AttentionKind::sliding || a.kind == AttentionKind::chunked) {
+      if (t.window_tokens == 0) t.window_tokens = a.window_tokens;
+      t.checkpoint_bytes += kv_row_bytes(model, a, type, KvLayout::llama_cpp) * a.window_tokens;
+    }
+    t.checkpoint_bytes += a.state_elements_per_seq * 4;
+    if (a.kind == AttentionKind::full || a.kind == AttentionKind::mla) last_full = &a;
   }
-  return false;
+  if (last_full) t.mtp_kv_row_bytes = kv_row_bytes(model, *last_full, type, KvLayout::llama_cpp);
+  in.traits = t;
+  return *in.traits;
 }
 
 // Cells of one sliding-window stream (the host's mask buffer and its f16 copy on the device),
 // as llama-kv-cache-iswa.cpp sizes them; 0 without sliding layers.
-int64_t window_cells(const ModelSpec& model, const KvRequest& kv, int64_t stream_cells) {
-  for (const LayerSpec& layer : model.layers) {
-    const AttentionGeometry& a = layer.attention;
-    if (a.kind == AttentionKind::sliding || a.kind == AttentionKind::chunked) {
-      int64_t span = a.window_tokens * (kv.unified ? kv.sequences : 1) + kv.ubatch_tokens;
-      return (std::min(stream_cells, span) + kLlamaCppKvPadding - 1) / kLlamaCppKvPadding * kLlamaCppKvPadding;
-    }
-  }
-  return 0;
-}
-
-// Bytes one context checkpoint of one sequence holds: the sliding layers' last window and the
-// recurrent state (server-context.cpp create_checkpoint, LLAMA_STATE_SEQ_FLAGS_PARTIAL_ONLY).
-int64_t checkpoint_bytes(const ModelSpec& model, const KvType& type) {
-  int64_t bytes = 0;
-  for (const LayerSpec& layer : model.layers) {
-    const AttentionGeometry& a = layer.attention;
-    if (a.kind == AttentionKind::sliding || a.kind == AttentionKind::chunked) {
-      bytes += kv_row_bytes(model, a, type, KvLayout::llama_cpp) * a.window_tokens;
-    }
-    bytes += a.state_elements_per_seq * 4;
-  }
-  return bytes;
+int64_t window_cells(int64_t window_tokens, const KvRequest& kv, int64_t stream_cells) {
+  if (window_tokens == 0) return 0;
+  int64_t span = window_tokens * (kv.unified ? kv.sequences : 1) + kv.ubatch_tokens;
+  return (std::min(stream_cells, span) + kLlamaCppKvPadding - 1) / kLlamaCppKvPadding * kLlamaCppKvPadding;
 }
 
 // MTP draft context (PR #22673): a second context over the MTP layers, with their KV cache and
@@ -159,13 +154,8 @@ int64_t checkpoint_bytes(const ModelSpec& model, const KvType& type) {
 int64_t mtp_context_bytes(const LlamaCppInputs& in, const KvBreakdown& kv) {
   const ModelSpec& m = in.model;
   if (!in.request.engine.mtp || m.mtp_layers <= 0 || m.layers.empty()) return 0;
-  int64_t row = 0;
-  for (const LayerSpec& layer : m.layers) {
-    if (layer.attention.kind == AttentionKind::full || layer.attention.kind == AttentionKind::mla) {
-      row = kv_row_bytes(m, layer.attention, in.request.kv_type, KvLayout::llama_cpp);
-    }
-  }
-  return m.mtp_layers * row * kv.cells + in.request.engine.ubatch_tokens * 4 * ffn_live_elements(m);
+  const LlamaCppModelTraits& traits = traits_of(in);
+  return m.mtp_layers * traits.mtp_kv_row_bytes * kv.cells + in.request.engine.ubatch_tokens * 4 * traits.ffn_live_elements;
 }
 
 EngineTotals measure(const LlamaCppInputs& in, const LayerPlacement& p, int64_t context) {
@@ -249,10 +239,11 @@ EngineTotals measure(const LlamaCppInputs& in, const LayerPlacement& p, int64_t 
   // from 32K to 128K, tests/data/multi_device_runs.json). DeepSeek sparse attention replaces the
   // mask with its own two f32 buffers (indexer scores and top-k mask). Without flash attention
   // one layer's f32 KQ scores.
-  int64_t swa_cells = window_cells(model, engine_kv_request(r, context), stream_cells);
-  bool sparse = has_indexer(model);
+  const LlamaCppModelTraits& traits = traits_of(in);
+  int64_t swa_cells = window_cells(traits.window_tokens, engine_kv_request(r, context), stream_cells);
+  bool sparse = traits.sparse_attention;
   int64_t dsa_buffer = sparse ? stream_cells * ubatch * 4 : 0;
-  const int64_t ffn_live = ffn_live_elements(model);
+  const int64_t ffn_live = traits.ffn_live_elements;
   // The GPU running the first layer on a GPU casts the mask (a single GPU keeps its 6 B).
   int cast_device = -1;
   for (int d : p.device) {
@@ -266,7 +257,7 @@ EngineTotals measure(const LlamaCppInputs& in, const LayerPlacement& p, int64_t 
     int64_t mask_bytes = backend == "vulkan" || f16_copy ? 2 : backend == "metal" ? 4 : 6;
     int64_t bytes = ubatch * 4 * ffn_live +
                     (sparse ? 0 : ubatch * mask_bytes * (stream_cells + swa_cells));
-    if (!engine.flash_attention) bytes += ubatch * stream_cells * max_heads(model) * 4;
+    if (!engine.flash_attention) bytes += ubatch * stream_cells * traits.max_heads * 4;
     return bytes;
   };
   int64_t outputs = r.sequences * model.vocab_size * 4;
@@ -295,7 +286,7 @@ EngineTotals measure(const LlamaCppInputs& in, const LayerPlacement& p, int64_t 
     t.host.compute_bytes += outputs;
     t.host.draft_bytes = t.mtp;
   }
-  int64_t model_checkpoint = checkpoint_bytes(model, r.kv_type);
+  int64_t model_checkpoint = traits.checkpoint_bytes;
   if (model_checkpoint > 0 && engine.context_checkpoints > 0) {
     int64_t per_slot = std::min(engine.context_checkpoints, std::max<int64_t>(1, context / kCheckpointStepTokens));
     int64_t slots = engine.kv_unified ? 1 : r.sequences;

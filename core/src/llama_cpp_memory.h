@@ -3,10 +3,21 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 
 #include "engine_memory.h"
 
 namespace llmcalc {
+
+/// What measure() reads of the model at every placement it tries, computed once per inputs.
+struct LlamaCppModelTraits {
+  int64_t ffn_live_elements = 0;   // f32 elements per ubatch token of the largest FFN live set
+  bool sparse_attention = false;   // DeepSeek sparse attention (an indexer)
+  int64_t max_heads = 0;           // query heads of the widest layer
+  int64_t window_tokens = 0;       // the first sliding / chunked layer's window; 0 without one
+  int64_t checkpoint_bytes = 0;    // one context checkpoint of one sequence
+  int64_t mtp_kv_row_bytes = 0;    // one KV row of the MTP layers (the last full / MLA layer's)
+};
 
 struct LlamaCppInputs {
   LlamaCppInputs(const ModelSpec& m, const WeightPlan& w, const Hardware& h, const MemoryRequest& r)
@@ -19,6 +30,7 @@ struct LlamaCppInputs {
   /// the cache does not depend on where the layers go.
   mutable int64_t kv_context = -1;
   mutable KvBreakdown kv;
+  mutable std::optional<LlamaCppModelTraits> traits;  // filled by the first measure()
 };
 
 /// Memory at `context` with the placement the user's flags give (-ngl, -ts, --n-cpu-moe; all

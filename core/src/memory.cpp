@@ -67,11 +67,13 @@ struct Engine {
   const WeightPlan& weights;
   const Hardware& hardware;
   const MemoryRequest& request;
+  // One set of llama.cpp inputs for every probe: what they derive from the model once holds.
+  LlamaCppInputs llama_cpp{model, weights, hardware, request};
 
   // Memory at `context` with the placement the user's flags give (no --fit).
   EngineTotals at(int64_t context) const {
     const std::string& engine = request.engine.engine;
-    if (is_llama_cpp_family(engine)) return llama_cpp_totals({model, weights, hardware, request}, context);
+    if (is_llama_cpp_family(engine)) return llama_cpp_totals(llama_cpp, context);
     if (is_paged_server(engine)) return server_totals(model, weights, hardware, request, context);
     return plain_totals(model, weights, hardware, request, context);
   }

@@ -63,9 +63,10 @@ int64_t device_memory(const Scenario& s) {
 // down, the first whose verdict is "comfortable", else the first "tight" one, else the first
 // that runs with llama.cpp's --fit offload, else the smallest. A format whose weights (less the
 // token embeddings llama.cpp keeps in RAM) exceed `device_memory` can be neither comfortable
-// nor tight, so it is evaluated (a --fit search each) only when no format is; and a format's
-// weights are planned only when the walk reaches it. The answer is the one a walk evaluating
-// every format gives, at a fraction of the cost.
+// nor tight, so its memory is estimated (a --fit search each) only when no format is; a
+// format's weights are planned only when the walk reaches it, and the speed is estimated for
+// the pick alone. The answer is the one a walk evaluating every format gives, at a fraction of
+// the cost.
 std::optional<Evaluation> ladder_pick(Scenario& s, const ModelSpec& spec, int64_t min_bits,
                                       int64_t device_memory) {
   std::vector<std::string> formats;
@@ -73,56 +74,55 @@ std::optional<Evaluation> ladder_pick(Scenario& s, const ModelSpec& spec, int64_
     if (bits < min_bits) break;
     formats.push_back(format);
   }
+  struct Candidate {
+    std::size_t format;
+    std::shared_ptr<const WeightPlan> plan;
+    MemoryEstimate memory;
+  };
   // The format's weights (cached per model and format); null where the format does not apply.
   auto plan_of = [&](std::size_t i) {
     s.weights = formats[i];
     Issues plan_issues;
     return scenario_weights(s, spec, plan_issues);
   };
-  auto evaluation_of = [&](std::size_t i) {
+  auto candidate_of = [&](std::size_t i, std::shared_ptr<const WeightPlan> plan) {
     s.weights = formats[i];
-    Issues format_issues;
-    return evaluate(s, spec, format_issues, false);
+    MemoryEstimate memory = evaluate_memory(s, spec, *plan);
+    return Candidate{i, std::move(plan), std::move(memory)};
   };
-  auto picked = [&](std::size_t i, std::optional<Evaluation> e) {
-    s.weights = formats[i];
-    return e;
+  auto picked = [&](Candidate c) {
+    s.weights = formats[c.format];
+    return std::optional<Evaluation>(evaluate_speed(s, spec, std::move(c.plan), std::move(c.memory)));
   };
-  std::optional<std::size_t> tight;
-  std::optional<Evaluation> tight_evaluation;
+  std::optional<Candidate> tight;
   for (std::size_t i = 0; i < formats.size(); ++i) {
     std::shared_ptr<const WeightPlan> plan = plan_of(i);
     if (!plan || plan->text_bytes - plan->token_embd_bytes > device_memory) continue;
-    std::optional<Evaluation> e = evaluation_of(i);
-    if (!e) continue;
-    if (e->memory.verdict == "comfortable") return picked(i, std::move(e));
-    if (e->memory.verdict == "tight" && !tight) {
-      tight = i;
-      tight_evaluation = std::move(e);
-    }
+    Candidate c = candidate_of(i, std::move(plan));
+    if (c.memory.verdict == "comfortable") return picked(std::move(c));
+    if (c.memory.verdict == "tight" && !tight) tight = std::move(c);
   }
-  if (tight) return picked(*tight, std::move(tight_evaluation));
+  if (tight) return picked(std::move(*tight));
   const bool llama_cpp = is_llama_cpp_family(s.engine.engine);
-  std::optional<std::size_t> smallest;
-  std::optional<Evaluation> smallest_evaluation;
+  std::optional<Candidate> smallest;
+  std::optional<std::size_t> smallest_unestimated;
   for (std::size_t i = 0; i < formats.size(); ++i) {
     std::shared_ptr<const WeightPlan> plan = plan_of(i);
     if (!plan) continue;
     // A format llama.cpp cannot hold in the GPUs and RAM together is "oom" without a --fit search.
     if (llama_cpp && llama_cpp_beyond_memory(*plan, s.hardware, device_memory, s.system_memory_bytes)) {
-      smallest = i;
-      smallest_evaluation.reset();
+      smallest_unestimated = i;
+      smallest.reset();
       continue;
     }
-    std::optional<Evaluation> e = evaluation_of(i);
-    if (!e) continue;
-    if (e->memory.verdict == "offload") return picked(i, std::move(e));
-    smallest = i;
-    smallest_evaluation = std::move(e);
+    Candidate c = candidate_of(i, std::move(plan));
+    if (c.memory.verdict == "offload") return picked(std::move(c));
+    smallest_unestimated.reset();
+    smallest = std::move(c);
   }
-  if (!smallest) return std::nullopt;
-  if (smallest_evaluation) return picked(*smallest, std::move(smallest_evaluation));
-  return picked(*smallest, evaluation_of(*smallest));
+  if (smallest) return picked(std::move(*smallest));
+  if (!smallest_unestimated) return std::nullopt;
+  return picked(candidate_of(*smallest_unestimated, plan_of(*smallest_unestimated)));
 }
 
 }  // namespace

@@ -32,6 +32,14 @@ std::shared_ptr<const WeightPlan> scenario_weights(const Scenario& scenario,
 Evaluation evaluate_plan(const Scenario& scenario, const ModelSpec& model,
                          std::shared_ptr<const WeightPlan> plan, bool find_max_context = true);
 
+/// The memory part of evaluate_plan without the largest-context search (rank's ladder walk reads
+/// only the verdict of the formats it passes over) ...
+MemoryEstimate evaluate_memory(const Scenario& scenario, const ModelSpec& model, const WeightPlan& plan);
+
+/// ... and the speed part, for the memory estimate evaluate_memory (or evaluate_plan) made.
+Evaluation evaluate_speed(const Scenario& scenario, const ModelSpec& model,
+                          std::shared_ptr<const WeightPlan> plan, MemoryEstimate memory);
+
 /// The largest context `plan` leaves room for under `scenario`: the max_context_tokens of an
 /// evaluation made with find_max_context, for one made without it.
 int64_t max_context_tokens(const Scenario& scenario, const ModelSpec& model, const WeightPlan& plan);
