@@ -57,10 +57,12 @@ const prerendered = await prerenderDefaultPage(distDir);
 const pageCss = readFileSync(join(webDir, 'page.css'), 'utf8');
 let pageSource = replaceOnce(readFileSync(join(webDir, 'index.html'), 'utf8'), ELEMENT,
   `<llm-calc sync-hash aria-busy="true">${prerendered.template}</llm-calc>`);
-pageSource = replaceOnce(pageSource, /<link rel="stylesheet" href="page.css">/, `<style>${pageCss}</style>`);
+pageSource = replaceOnce(pageSource, /<link rel="stylesheet" href="page.css">/,
+  `<style>${pageCss}</style><script>${prerendered.guard}</script>`);
 const styleHashes = `${hash(pageCss)} ${hash(prerendered.style)}`;
 writeFileSync(join(distDir, 'index.html'), replaceOnce(pageSource, CSP, (() => {
-  const csp = CSP.exec(pageSource)[1].replace("style-src 'self'", `style-src ${styleHashes}`);
+  const csp = CSP.exec(pageSource)[1].replace("style-src 'self'", `style-src ${styleHashes}`)
+    .replace("script-src 'self'", `script-src 'self' ${hash(prerendered.guard)}`);
   return `<meta http-equiv="Content-Security-Policy" content="${csp}">`;
 })()));
 
@@ -72,7 +74,7 @@ let single = pageSource;
 // The page's own connect-src (data: and the Hugging Face hosts "fetch by name" reads from).
 const connectSrc = /connect-src ([^;"]*)/.exec(single);
 if (!connectSrc) throw new Error('index.html has no connect-src');
-const csp = `default-src 'none'; script-src ${hash(inlineCore)} ${hash(inlineBundle)} 'wasm-unsafe-eval'; ` +
+const csp = `default-src 'none'; script-src ${hash(prerendered.guard)} ${hash(inlineCore)} ${hash(inlineBundle)} 'wasm-unsafe-eval'; ` +
   `style-src ${styleHashes}; img-src data:; connect-src ${connectSrc[1]}; ` +
   `base-uri 'none'; form-action 'none'`;
 single = replaceOnce(single, CSP, `<meta http-equiv="Content-Security-Policy" content="${csp}">`);

@@ -49,13 +49,25 @@ export async function prerenderDefaultPage(distDir) {
     await page.waitForFunction(() => document.querySelector('llm-calc')?.hasAttribute('data-explored'));
     if (errors.length) throw new Error(`pre-render: ${errors.join('; ')}`);
     const page0 = await page.evaluate(serializeCalculator);
-    const style = `${page0.styles}\n${page0.rules}`;
+    // The host shows the pre-render unless the page's guard (staleGuardScript) found it stale.
+    const style = `${page0.styles}\n${page0.rules}\n:host { display: var(--llmcalc-prerendered, block) !important; }`;
     if (/<\/style/i.test(style)) throw new Error('pre-render: the styles close their own element');
     const template = `<template shadowrootmode="open"><style data-prerendered-state="${page0.state}" ` +
       `data-prerendered-lang="${page0.lang}">${style}</style>${page0.markup}</template>`;
-    return { template, style };
+    return { template, style, guard: staleGuardScript(page0.state) };
   } finally {
     await browser.close();
     server.close();
   }
+}
+
+// A script for the page's <head>, run before the pre-render is parsed: where the address asks
+// for another state than `state` (a share link) or the browser for Spanish, it marks the page
+// stale, so the pre-rendered default is never laid out or painted (page.css hides the host until
+// the element replaces it). The element clears the mark when it keeps the pre-render after all
+// (web/src/60-element.mjs, showsPrerendered decides).
+function staleGuardScript(state) {
+  return `(function(){var h=location.hash,l=(navigator.language||"en").toLowerCase();` +
+    `if((h&&h!=="#"&&h!==${JSON.stringify(state)})||l.indexOf("es")===0)` +
+    `document.documentElement.classList.add("llmcalc-stale")})();`;
 }

@@ -69,6 +69,29 @@ async function withModuleHeld(options, url, check) {
   await context.close();
 }
 
+// The element's script is held back: what the page paints from its HTML and head script alone.
+async function beforeScript(options, url) {
+  const { context, page, errors } = await openPage(suite.browser, options);
+  let release;
+  const held = new Promise((done) => { release = done; });
+  await page.route('**/llm-calc.js', async (route) => { await held; await route.continue(); });
+  await page.goto(url, { waitUntil: 'commit' });  // the held script holds DOMContentLoaded back
+  await page.locator('llm-calc [data-testid="kv"]').waitFor({ state: 'attached' });
+  const shown = await page.locator('llm-calc [data-testid="kv"]').isVisible();
+  release();
+  await waitForCalculator(page);
+  assert.deepEqual(errors, []);
+  await context.close();
+  return shown;
+}
+
+test('before the page script runs, only the default page shows the pre-rendered figures', async () => {
+  assert.equal(await beforeScript({ locale: 'en-US' }, `${suite.base}/index.html`), true);
+  assert.equal(await beforeScript({ locale: 'en-US' }, `${suite.base}/index.html#v=1`), true);
+  assert.equal(await beforeScript({ locale: 'en-US' }, `${suite.base}/index.html#v=1&model=qwen3-8b&ctx=32768`), false);
+  assert.equal(await beforeScript({ locale: 'es-ES' }, `${suite.base}/index.html`), false);
+});
+
 test('a share link shows "Loading…", never the default figures, until its own are computed', async () => {
   await withModuleHeld({ locale: 'en-US' }, `${suite.base}/index.html#v=1&model=qwen3-8b&ctx=32768`, async (page, release) => {
     assert.equal(await page.locator('llm-calc .loading').count(), 1);

@@ -66,6 +66,8 @@ class LlmCalcElement extends HTMLElement {
     // Busy until the live page is built (assistive technology and scripts can wait for it).
     this.setAttribute('aria-busy', 'true');
     this.takeover = this.showsPrerendered();
+    // The page's guard may have hidden a pre-render the element keeps (web/prerender.mjs).
+    if (this.takeover) document.documentElement.classList.remove('llmcalc-stale');
     if (!this.takeover) {
       LlmCalc.dom.clear(this.shadowRoot);
       this.shadowRoot.appendChild(el('p', { class: 'loading', text: 'Loading…' }));
