@@ -26,14 +26,6 @@ constexpr int64_t kOsShareBytes = 4 * kGiB;   // RAM left to the OS on unified /
 constexpr int64_t kOpOffloadMinBatch = 32;    // ggml-backend offloads ops from 32-row batches
 constexpr int64_t kCheckpointStepTokens = 8192;  // server --checkpoint-min-step (b10256)
 
-/// Where each layer's tensors live. Device -1 is system RAM.
-struct LayerPlacement {
-  std::vector<int> device;           // per layer
-  std::vector<double> expert_share;  // per layer: share of its routed-expert bytes kept with it
-  std::vector<int> overflow;         // per layer: where the rest of its experts go
-  int output_device = -1;
-};
-
 int devices_of(const MemoryRequest& request) {
   return static_cast<int>(std::max<int64_t>(1, request.devices));
 }
@@ -63,7 +55,9 @@ int64_t gguf_blocks(const ModelSpec& model, const MemoryRequest& request) {
 // load_tensors (b10256): the blocks and the output layer are n_layer_all + 1 slots, the output
 // the last; slots from n_layer_all + 1 - ngl on go to the GPUs, split in order by -ts
 // (il / act_gpu_layers against the cumulative shares).
-LayerPlacement flag_placement(const LlamaCppInputs& in) {
+// Computed once per inputs: every context probe and --fit step starts from it.
+const LayerPlacement& flag_placement(const LlamaCppInputs& in) {
+  if (in.flags) return *in.flags;
   const MemoryRequest& r = in.request;
   int64_t n = in.model.n_layers;
   int64_t blocks = gguf_blocks(in.model, in.request);
@@ -96,7 +90,8 @@ LayerPlacement flag_placement(const LlamaCppInputs& in) {
     if (i < r.cpu_moe_layers || listed) p.expert_share[static_cast<std::size_t>(i)] = 0.0;
   }
   p.output_device = gpu_slots > 0 ? device_of(blocks) : -1;
-  return p;
+  in.flags = std::move(p);
+  return *in.flags;
 }
 
 // f32 elements per ubatch token of the largest FFN live set.
@@ -565,7 +560,7 @@ bool llama_cpp_beyond_memory(const WeightPlan& weights, const Hardware& hardware
 LlamaCppRun llama_cpp_run(const LlamaCppInputs& in, int64_t context_tokens, bool context_auto) {
   const MemoryRequest& r = in.request;
   const EngineSettings& engine = r.engine;
-  LayerPlacement base = flag_placement(in);
+  const LayerPlacement& base = flag_placement(in);
   LlamaCppRun run;
   run.totals = measure(in, base, context_tokens);
   if (!engine.fit) {

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "engine_memory.h"
 
@@ -19,6 +20,14 @@ struct LlamaCppModelTraits {
   int64_t mtp_kv_row_bytes = 0;    // one KV row of the MTP layers (the last full / MLA layer's)
 };
 
+/// Where each layer's tensors live. Device -1 is system RAM.
+struct LayerPlacement {
+  std::vector<int> device;           // per layer
+  std::vector<double> expert_share;  // per layer: share of its routed-expert bytes kept with it
+  std::vector<int> overflow;         // per layer: where the rest of its experts go
+  int output_device = -1;
+};
+
 struct LlamaCppInputs {
   LlamaCppInputs(const ModelSpec& m, const WeightPlan& w, const Hardware& h, const MemoryRequest& r)
       : model(m), weights(w), hardware(h), request(r) {}
@@ -31,6 +40,7 @@ struct LlamaCppInputs {
   mutable int64_t kv_context = -1;
   mutable KvBreakdown kv;
   mutable std::optional<LlamaCppModelTraits> traits;  // filled by the first measure()
+  mutable std::optional<LayerPlacement> flags;         // the placement the user's flags give
 };
 
 /// Memory at `context` with the placement the user's flags give (-ngl, -ts, --n-cpu-moe; all
