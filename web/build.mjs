@@ -28,12 +28,21 @@ const hash = (text) => `'sha256-${createHash('sha256').update(text, 'utf8').dige
 const CSP = /<meta http-equiv="Content-Security-Policy" content="([^"]*)">/;
 const ELEMENT = /<llm-calc sync-hash><\/llm-calc>/;
 
-// The element bundle: web/src/main.mjs and the modules it imports (the stylesheet as text),
-// minified by esbuild into one classic script.
+// The element bundle: web/src/main.mjs and the modules it imports (the stylesheet as minified
+// text), minified by esbuild into one classic script.
+const TARGETS = ['chrome111', 'firefox114', 'safari16.4'];
+const minifiedCssText = {
+  name: 'minified-css-text',
+  setup(bundler) {
+    bundler.onLoad({ filter: /\.css$/ }, async (args) => ({
+      contents: (await transform(readFileSync(args.path, 'utf8'), { loader: 'css', minify: true, target: TARGETS })).code,
+      loader: 'text',
+    }));
+  },
+};
 const bundled = await build({
   entryPoints: [join(webDir, 'src', 'main.mjs')], bundle: true, minify: true, format: 'iife',
-  target: ['chrome111', 'firefox114', 'safari16.4'], loader: { '.css': 'text' }, legalComments: 'none',
-  write: false, logLevel: 'warning',
+  target: TARGETS, plugins: [minifiedCssText], legalComments: 'none', write: false, logLevel: 'warning',
 });
 const bundle = bundled.outputFiles[0].text;
 writeFileSync(join(distDir, 'llm-calc.js'), bundle);

@@ -8,6 +8,7 @@
 
 #include "llmcalc/catalog.h"
 #include "llmcalc/json_reader.h"
+#include "round_up.h"
 
 namespace llmcalc {
 namespace {
@@ -754,7 +755,7 @@ void apply_lfm2(const nlohmann::json& text, JsonReader& reader, ArchConfig& arch
     double multiplier = reader.number("block_ffn_dim_multiplier", 0.01, 100, 1.0).value_or(1.0);
     int64_t multiple = reader.integer("block_multiple_of", 1, 65536, 256).value_or(256);
     ff = static_cast<int64_t>(multiplier * static_cast<double>(2 * ff / 3));
-    ff = (ff + multiple - 1) / multiple * multiple;
+    ff = round_up(ff, multiple);
   }
   arch.intermediate = ff;
   std::fill(arch.layer_intermediate.begin(), arch.layer_intermediate.end(), ff);

@@ -18,12 +18,10 @@
 
 #include <algorithm>
 
+#include "round_up.h"
+
 namespace llmcalc {
 namespace {
-
-int64_t pad_up(int64_t value, int64_t multiple) {
-  return (value + multiple - 1) / multiple * multiple;
-}
 
 // Bytes of one row of `width` elements in `type` (quantized KV types store whole blocks).
 int64_t row_bytes(const KvType& type, int64_t width) {
@@ -98,8 +96,8 @@ KvBreakdown kv_cache_bytes(const ModelSpec& model, const KvType& type, const KvR
   const int64_t streams = llama && unified ? 1 : sequences;
   // Cells one stream holds for a full-attention layer.
   int64_t stream_cells = request.context_tokens;
-  if (llama) stream_cells = pad_up(request.context_tokens, kLlamaCppKvPadding);
-  if (request.layout == KvLayout::mlx) stream_cells = pad_up(request.context_tokens, kMlxKvStep);
+  if (llama) stream_cells = round_up(request.context_tokens, kLlamaCppKvPadding);
+  if (request.layout == KvLayout::mlx) stream_cells = round_up(request.context_tokens, kMlxKvStep);
   out.cells = stream_cells * streams;
   out.per_layer_bytes.reserve(model.layers.size());
   const AttentionGeometry* row_geometry = nullptr;  // the layer `row` was computed for
@@ -126,7 +124,7 @@ KvBreakdown kv_cache_bytes(const ModelSpec& model, const KvType& type, const KvR
         int64_t window_cells = 0;  // per stream
         if (llama) {
           int64_t span = a.window_tokens * (unified ? sequences : 1) + request.ubatch_tokens;
-          window_cells = pad_up(std::min(stream_cells, span), kLlamaCppKvPadding);
+          window_cells = round_up(std::min(stream_cells, span), kLlamaCppKvPadding);
         } else {
           window_cells = std::min(stream_cells, a.window_tokens);
         }
@@ -148,7 +146,7 @@ KvBreakdown kv_cache_bytes(const ModelSpec& model, const KvType& type, const KvR
       // DeepSeek V4 (llama-kv-cache-dsv4.cpp): one compressed K row per compress_ratio tokens, and
       // on CSA layers the indexer's compressed keys; llama.cpp pads each store to 256 cells.
       int64_t rows = (request.context_tokens + a.compress_ratio - 1) / a.compress_ratio;
-      if (llama) rows = pad_up(rows, kLlamaCppKvPadding);
+      if (llama) rows = round_up(rows, kLlamaCppKvPadding);
       int64_t latent = row_bytes(type, a.compressed_width) * rows * streams;
       int64_t keys = a.compressed_indexer_dim > 0 ? row_bytes(type, a.compressed_indexer_dim) * rows * streams : 0;
       out.latent_bytes += latent;

@@ -19,6 +19,8 @@
 #include <cmath>
 #include <string>
 
+#include "round_up.h"
+
 namespace llmcalc {
 namespace {
 
@@ -139,7 +141,7 @@ const LlamaCppModelTraits& traits_of(const LlamaCppInputs& in) {
 int64_t window_cells(int64_t window_tokens, const KvRequest& kv, int64_t stream_cells) {
   if (window_tokens == 0) return 0;
   int64_t span = window_tokens * (kv.unified ? kv.sequences : 1) + kv.ubatch_tokens;
-  return (std::min(stream_cells, span) + kLlamaCppKvPadding - 1) / kLlamaCppKvPadding * kLlamaCppKvPadding;
+  return round_up(std::min(stream_cells, span), kLlamaCppKvPadding);
 }
 
 // MTP draft context (PR #22673): a second context over the MTP layers, with their KV cache and

@@ -33,10 +33,10 @@
 // its biases (gate/up and down, bf16 in the checkpoint).
 #include "mxfp4_expert_layout.h"
 
+#include "round_up.h"
+
 namespace llmcalc {
 namespace {
-
-int64_t round_up(int64_t value, int64_t multiple) { return (value + multiple - 1) / multiple * multiple; }
 
 // What a kernel does to each expert: pads its per-rank width and the hidden width, turns the
 // biases to f32, keeps the scales twice.

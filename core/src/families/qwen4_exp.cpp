@@ -23,6 +23,7 @@
 // @6b96f274 src/moespresso/inventory/qwen4/static.py and mtp.py name every text and MTP shape).
 #include "../arch_config.h"
 #include "../family.h"
+#include "../round_up.h"
 #include "../tensor_list.h"
 
 namespace llmcalc {
@@ -55,7 +56,7 @@ int64_t ngram_rows(int64_t base, int64_t heads, int64_t ple_index, int64_t multi
     if (head >= ple_index * heads) rows += candidate;
     ++head;
   }
-  return multiple > 0 ? (rows + multiple - 1) / multiple * multiple : rows;
+  return multiple > 0 ? round_up(rows, multiple) : rows;
 }
 
 void read_config(const nlohmann::json&, const std::string&, const nlohmann::json& text, JsonReader& reader,
