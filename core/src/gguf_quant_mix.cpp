@@ -358,7 +358,7 @@ std::vector<const GgmlType*> gguf_tensor_types(const ModelSpec& model, const std
       out.push_back(f32);
       continue;
     }
-    if (t.name == "per_layer_model_proj.weight") {
+    if (t.role == TensorRole::per_layer_proj && t.name == "per_layer_model_proj.weight") {
       out.push_back(full_precision ? base_type : types().F16);
       continue;
     }

@@ -13,9 +13,13 @@ namespace llmcalc {
 
 class TensorList {
  public:
-  // Room for a typical decoder layer's tensors, so the list is not moved as it grows.
+  // Room for a typical decoder layer's tensors (more with routed experts) and a vision tower's
+  // blocks, so the list is not moved as it grows.
   explicit TensorList(const ArchConfig& arch) : arch_(arch) {
-    tensors_.reserve(static_cast<std::size_t>(kTensorsPerLayer * (arch.n_layers + arch.mtp_layers) + 16));
+    int64_t per_layer = arch.n_experts > 0 ? kTensorsPerMoeLayer : kTensorsPerLayer;
+    int64_t vision_layers = arch.vision ? arch.vision->n_layers : 0;
+    tensors_.reserve(static_cast<std::size_t>(per_layer * (arch.n_layers + arch.mtp_layers) +
+                                              kTensorsPerLayer * vision_layers + 64));
   }
 
   void add(std::string name, TensorRole role, int layer, int64_t ne0, int64_t ne1, int64_t ne2 = 1) {
@@ -45,6 +49,7 @@ class TensorList {
 
  private:
   static constexpr int64_t kTensorsPerLayer = 16;
+  static constexpr int64_t kTensorsPerMoeLayer = 20;
   const ArchConfig& arch_;
   ModelPart part_ = ModelPart::text;
   std::vector<TensorSpec> tensors_;
