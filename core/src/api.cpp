@@ -174,7 +174,7 @@ nlohmann::json run_estimate(const nlohmann::json& request, Issues& issues) {
           {"engine", engine_release_json(s.engine.engine)},
           {"params", params_json(s.model.params)},
           {"weights", weight_plan_json(*weights)},
-          {"memory", memory_json(memory)},
+          {"memory", memory_json(memory, evaluation_math(s, s.model, *evaluation))},
           {"decode", speed_parts["decode"]},
           {"prefill", speed_parts["prefill"]},
           {"hardware", hardware_json(s.hardware)},

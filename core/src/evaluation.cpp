@@ -112,6 +112,10 @@ MemoryRequest memory_request_for(const Scenario& s, bool find_max_context) {
 
 }  // namespace
 
+std::vector<MathLine> evaluation_math(const Scenario& s, const ModelSpec& model, const Evaluation& e) {
+  return memory_math(model, *e.weights, s.hardware, memory_request_for(s, true), e.memory);
+}
+
 int64_t max_context_tokens(const Scenario& s, const ModelSpec& model, const WeightPlan& plan) {
   return largest_fitting_context(model, plan, s.hardware, memory_request_for(s, true));
 }

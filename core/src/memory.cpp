@@ -340,20 +340,25 @@ MemoryEstimate estimate_memory(const ModelSpec& model, const WeightPlan& weights
     }
   }
 
-  out.math = {
-      {"weights",
-       say(request.lang, "sum over tensors of elements / block_elements x block_bytes (" + weights.format + ")",
-           "suma sobre los tensores de elementos / block_elements x block_bytes (" + weights.format + ")"),
-       out.weights_bytes},
-      {"kv_cache", kv_formula(request, has_compressed_attention(model, 0, model.n_layers)), out.kv_cache_bytes},
-      {"compute_buffer", compute_formula(request, llama), out.compute_buffer_bytes},
-      {"usable", usable_formula(request, hardware, llama, !out.per_device.empty()), out.usable_bytes}};
   return out;
 }
 
-nlohmann::json memory_json(const MemoryEstimate& m) {
+std::vector<MathLine> memory_math(const ModelSpec& model, const WeightPlan& weights, const Hardware& hardware,
+                                  const MemoryRequest& request, const MemoryEstimate& estimate) {
+  const bool llama = is_llama_cpp_family(request.engine.engine);
+  return {
+      {"weights",
+       say(request.lang, "sum over tensors of elements / block_elements x block_bytes (" + weights.format + ")",
+           "suma sobre los tensores de elementos / block_elements x block_bytes (" + weights.format + ")"),
+       estimate.weights_bytes},
+      {"kv_cache", kv_formula(request, has_compressed_attention(model, 0, model.n_layers)), estimate.kv_cache_bytes},
+      {"compute_buffer", compute_formula(request, llama), estimate.compute_buffer_bytes},
+      {"usable", usable_formula(request, hardware, llama, !estimate.per_device.empty()), estimate.usable_bytes}};
+}
+
+nlohmann::json memory_json(const MemoryEstimate& m, const std::vector<MathLine>& lines) {
   nlohmann::json math = nlohmann::json::array();
-  for (const MathLine& line : m.math) {
+  for (const MathLine& line : lines) {
     math.push_back({{"name", line.name}, {"formula", line.formula}, {"bytes", line.bytes}});
   }
   nlohmann::json out = {

@@ -44,6 +44,9 @@ Evaluation evaluate_speed(const Scenario& scenario, const ModelSpec& model,
 /// evaluation made with find_max_context, for one made without it.
 int64_t max_context_tokens(const Scenario& scenario, const ModelSpec& model, const WeightPlan& plan);
 
+/// The "show the math" lines of an evaluation of `scenario` (memory_math with its request).
+std::vector<MathLine> evaluation_math(const Scenario& scenario, const ModelSpec& model, const Evaluation& evaluation);
+
 /// Evaluates `scenario` for `model` (normally scenario.model; rank() passes cached catalog
 /// models). `find_max_context` false skips the largest-context search. Errors (an unknown format)
 /// are recorded at /weights.

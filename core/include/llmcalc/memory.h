@@ -152,7 +152,6 @@ struct MemoryEstimate {
   DeviceMemory host;                       // system RAM: offloaded layers, experts, token_embd
   FitPlan fit;                             // llama.cpp / Ollama only (status "" elsewhere)
   int64_t offloaded_read_bytes_per_token = 0;  // weights + KV a decode step reads from RAM
-  std::vector<MathLine> math;
 };
 
 /// Memory a device offers the engine before the engine's own margins: discrete GPUs minus the
@@ -172,6 +171,11 @@ MemoryEstimate estimate_memory(const ModelSpec& model, const WeightPlan& weights
 int64_t largest_fitting_context(const ModelSpec& model, const WeightPlan& weights,
                                 const Hardware& hardware, const MemoryRequest& request);
 
-nlohmann::json memory_json(const MemoryEstimate& estimate);
+/// The "show the math" lines of an estimate estimate_memory made from the same inputs: built
+/// only for an answer that shows them (rank and explore evaluate thousands of setups without).
+std::vector<MathLine> memory_math(const ModelSpec& model, const WeightPlan& weights, const Hardware& hardware,
+                                  const MemoryRequest& request, const MemoryEstimate& estimate);
+
+nlohmann::json memory_json(const MemoryEstimate& estimate, const std::vector<MathLine>& math);
 
 }  // namespace llmcalc
