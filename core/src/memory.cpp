@@ -276,7 +276,7 @@ MemoryEstimate estimate_memory(const ModelSpec& model, const WeightPlan& weights
 
   EngineTotals t;
   if (llama) {
-    LlamaCppRun run = llama_cpp_run({model, weights, hardware, request}, context, request.context_auto);
+    LlamaCppRun run = llama_cpp_run(memory.llama_cpp, context, request.context_auto);
     t = std::move(run.totals);
     out.fit = std::move(run.fit);
   } else {
