@@ -43,4 +43,11 @@ function textItems(list, tag, texts) {
   });
 }
 
-LlmCalc.dom = { el: el, clear: clear, option: option, textItems: textItems };
+// Writes a control's value only when it differs: a select's value setter scans its options, and
+// every write invalidates the control's style, even an unchanged one (the render on each
+// keystroke sets seventeen of them).
+function setValue(control, value) {
+  if (control.value !== value) control.value = value;
+}
+
+LlmCalc.dom = { el: el, clear: clear, option: option, textItems: textItems, setValue: setValue };

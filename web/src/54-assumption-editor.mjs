@@ -43,9 +43,10 @@ LlmCalc.assumptionEditor = function (t, onSet) {
     render(state, scenario, f) {
       if (S.ASSUMPTION_KEYS.some((key) => state[key] > 0)) details.open = true;
       S.ASSUMPTION_KEYS.forEach((key) => {
-        inputs[key].value = state[key] > 0 ? String(state[key]) : '';
+        LlmCalc.dom.setValue(inputs[key], state[key] > 0 ? String(state[key]) : '');
         const effective = scenario ? FIELDS[key].effective(scenario) : undefined;
-        inputs[key].placeholder = effective === null ? t('auto') : effective === undefined ? '' : f.number(effective, 0);
+        const placeholder = effective === null ? t('auto') : effective === undefined ? '' : f.number(effective, 0);
+        if (inputs[key].placeholder !== placeholder) inputs[key].placeholder = placeholder;
       });
     },
   };

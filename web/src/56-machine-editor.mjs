@@ -134,18 +134,18 @@ LlmCalc.machineEditor = function (t, devices, links, onSet) {
       }
       renderGroups();
       Object.keys(NUMBERS).forEach((key) => {
-        inputs[key].value = NUMBERS[key][0] === 0 && !state[key] ? '' : String(state[key]);
+        LlmCalc.dom.setValue(inputs[key], NUMBERS[key][0] === 0 && !state[key] ? '' : String(state[key]));
         inputs[key].removeAttribute('aria-invalid');
-        errors[key].hidden = true;
+        if (!errors[key].hidden) errors[key].hidden = true;
       });
       inputs.ram_bw.placeholder = scenario ? f.number(scenario.system_memory_bandwidth_bytes_per_s / 1e9, 1) : '';
       ['tp', 'pp', 'dp'].forEach((key) => { inputs[key].placeholder = t('auto'); });
       inputs.nodes.disabled = listed.length > 0;  // a list names each group's machine
-      network.value = state.net;
+      LlmCalc.dom.setValue(network, state.net);
       expert.checked = state.ep === 1;
       const parts = state.cdev ? state.cdev.split(':') : ['', '', ''];
-      CUSTOM_PARTS.forEach(([key], index) => { inputs[key].value = parts[index]; });
-      arch.value = parts[3] === '60' || parts[3] === '61' ? parts[3] : '';
+      CUSTOM_PARTS.forEach(([key], index) => { LlmCalc.dom.setValue(inputs[key], parts[index]); });
+      LlmCalc.dom.setValue(arch, parts[3] === '60' || parts[3] === '61' ? parts[3] : '');
       p2p.checked = state.cdev_p2p === 1;
       custom.hidden = !(state.hw === 'custom' || listed.some((g) => g.id === 'custom'));
       CUSTOM_PARTS.forEach(([key]) => { inputs[key].hidden = custom.hidden; });

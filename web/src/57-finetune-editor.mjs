@@ -36,12 +36,12 @@ LlmCalc.finetuneEditor = function (t, onSet) {
   return {
     element: box,
     render(state) {
-      inputs.ft_opt.value = state.ft_opt;
-      inputs.ft_shard.value = state.ft_shard;
+      LlmCalc.dom.setValue(inputs.ft_opt, state.ft_opt);
+      LlmCalc.dom.setValue(inputs.ft_shard, state.ft_shard);
       Object.keys(NUMBERS).forEach((key) => {
-        inputs[key].value = String(state[key]);
+        LlmCalc.dom.setValue(inputs[key], String(state[key]));
         inputs[key].removeAttribute('aria-invalid');
-        errors[key].hidden = true;
+        if (!errors[key].hidden) errors[key].hidden = true;
       });
       checkpointing.checked = state.ft_ckpt === 1;
     },

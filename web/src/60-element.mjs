@@ -647,7 +647,7 @@ class LlmCalcElement extends HTMLElement {
     ui.notice.hidden = !this.notice;
 
     // Control values.
-    ['model', 'weights', 'kv', 'engine', 'hw'].forEach((key) => { ui[key].value = String(this.state[key]); });
+    ['model', 'weights', 'kv', 'engine', 'hw'].forEach((key) => { LlmCalc.dom.setValue(ui[key], String(this.state[key])); });
     ui.customModel.hidden = !this.custom;
     if (this.custom) {
       ui.customModel.textContent = t('my_model_option') + ': ' + (this.custom.label || '');
@@ -655,9 +655,9 @@ class LlmCalcElement extends HTMLElement {
     }
     ['prompt', 'batch', 'n', 'ngl', 'cmoe', 'kwh_cents', 'hours', 'tokens_day', 'conc', 'ctx_exact', 'users', 'tps']
       .forEach((key) => {
-        ui[key].value = String(this.state[key === 'ctx_exact' ? 'ctx' : key]);
+        LlmCalc.dom.setValue(ui[key], String(this.state[key === 'ctx_exact' ? 'ctx' : key]));
         ui[key].removeAttribute('aria-invalid');
-        ui[key + 'Error'].hidden = true;
+        if (!ui[key + 'Error'].hidden) ui[key + 'Error'].hidden = true;
       });
     const maxCtx = (envelope.ok && envelope.result.model.max_context_tokens) || 131072;
     if (envelope.ok && this.state.ctx > maxCtx && !this.custom) {
@@ -666,7 +666,7 @@ class LlmCalcElement extends HTMLElement {
     }
     this.ctxStops = LlmCalc.contextScale.contextStops(maxCtx);
     ui.ctx.max = String(this.ctxStops.length - 1);
-    ui.ctx.value = String(LlmCalc.contextScale.nearestStop(this.ctxStops, this.state.ctx));
+    LlmCalc.dom.setValue(ui.ctx, String(LlmCalc.contextScale.nearestStop(this.ctxStops, this.state.ctx)));
     ui.ctxValue.textContent = f.integer(this.state.ctx) + ' tokens';
     ui.ctxNative.textContent = ' (' + t('native_limit') + ': ' + f.integer(maxCtx) + ')';
 
