@@ -27,6 +27,10 @@ struct EngineTotals {
 /// Worst ratio and fit over devices and (when it holds anything) the host.
 void finish_totals(EngineTotals& t, bool host_counts);
 
+/// f32 elements per token of the largest FFN live set: 4 x n_ff for a dense layer, and
+/// 2 x n_expert_used x (n_embd + n_ff_exp) for MUL_MAT_ID, which copies its input per expert.
+int64_t ffn_live_elements(const ModelSpec& model);
+
 bool is_llama_cpp_family(const std::string& engine);
 bool is_paged_server(const std::string& engine);
 

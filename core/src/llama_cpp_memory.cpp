@@ -96,19 +96,6 @@ const LayerPlacement& flag_placement(const LlamaCppInputs& in) {
   return *in.flags;
 }
 
-// f32 elements per ubatch token of the largest FFN live set.
-int64_t ffn_live_elements(const ModelSpec& model) {
-  int64_t live = 0;
-  for (const LayerSpec& layer : model.layers) {
-    const MlpGeometry& m = layer.mlp;
-    live = std::max(live, 4 * std::max(m.intermediate, m.shared_intermediate));
-    if (m.moe) {
-      live = std::max(live, 2 * m.n_experts_active * (model.hidden_size + m.expert_intermediate));
-    }
-  }
-  return live;
-}
-
 // One pass over the layers for what every measure() reads. The checkpoint of one sequence holds
 // the sliding layers' last window and the recurrent state (server-context.cpp
 // create_checkpoint, LLAMA_STATE_SEQ_FLAGS_PARTIAL_ONLY); the MTP layers' KV rows are the

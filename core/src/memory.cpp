@@ -35,12 +35,7 @@ EngineTotals plain_totals(const ModelSpec& model, const WeightPlan& weights, con
                           const MemoryRequest& request, int64_t context) {
   EngineTotals t;
   t.kv = kv_cache_bytes(model, request.kv_type, engine_kv_request(request, context));
-  int64_t live = 0;
-  for (const LayerSpec& layer : model.layers) {
-    const MlpGeometry& m = layer.mlp;
-    live = std::max(live, 4 * std::max(m.intermediate, m.shared_intermediate));
-    if (m.moe) live = std::max(live, 2 * m.n_experts_active * (model.hidden_size + m.expert_intermediate));
-  }
+  int64_t live = ffn_live_elements(model);
   int64_t devices = std::max<int64_t>(1, request.devices);
   t.compute = request.engine.ubatch_tokens * 4 * live * devices;
   DeviceMemory share;
@@ -197,6 +192,16 @@ std::string usable_formula(const MemoryRequest& request, const Hardware& hardwar
 }
 
 }  // namespace
+
+int64_t ffn_live_elements(const ModelSpec& model) {
+  int64_t live = 0;
+  for (const LayerSpec& layer : model.layers) {
+    const MlpGeometry& m = layer.mlp;
+    live = std::max(live, 4 * std::max(m.intermediate, m.shared_intermediate));
+    if (m.moe) live = std::max(live, 2 * m.n_experts_active * (model.hidden_size + m.expert_intermediate));
+  }
+  return live;
+}
 
 void finish_totals(EngineTotals& t, bool host_counts) {
   t.worst_ratio = 0;
