@@ -289,19 +289,21 @@ nlohmann::json explore(const nlohmann::json& request, Issues& issues) {
     nlohmann::json devices = nlohmann::json::array();
     std::vector<const Hardware*> row_hardware;
     const int64_t listed_devices = s.devices;
-    for (const Hardware& hardware : catalog_hardware()) {
+    // The weights are the same on every device: placed once (no rows where the format fails).
+    Issues plan_issues;
+    const std::shared_ptr<const WeightPlan> plan = scenario_weights(s, model, plan_issues);
+    const std::vector<Hardware> no_devices;
+    for (const Hardware& hardware : plan ? catalog_hardware() : no_devices) {
       s.use_devices(hardware, listed_devices);
       s.speed = default_speed_assumptions(speed_calibration_key(s.hardware), s.engine.engine);
-      Issues device_issues;
-      std::optional<Evaluation> e = evaluate(s, model, device_issues);
-      if (!e) continue;
+      const Evaluation e = evaluate_plan(s, model, plan);
       devices.push_back({{"id", hardware.id},
-                         {"verdict", e->memory.verdict},
-                         {"total_bytes", e->memory.total_bytes},
-                         {"usable_bytes", e->memory.usable_bytes},
-                         {"max_context_tokens", e->memory.max_context_tokens},
-                         {"decode_tokens_per_s", e->speed.decode_tokens_per_s},
-                         {"ttft_s", e->speed.ttft_s},
+                         {"verdict", e.memory.verdict},
+                         {"total_bytes", e.memory.total_bytes},
+                         {"usable_bytes", e.memory.usable_bytes},
+                         {"max_context_tokens", e.memory.max_context_tokens},
+                         {"decode_tokens_per_s", e.speed.decode_tokens_per_s},
+                         {"ttft_s", e.speed.ttft_s},
                          {"price_usd", price_or_null(s.hardware.price_usd)},
                          {"price_used_usd", price_or_null(s.hardware.price_used_usd)}});
       row_hardware.push_back(&hardware);
