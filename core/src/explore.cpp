@@ -292,8 +292,8 @@ nlohmann::json explore(const nlohmann::json& request, Issues& issues) {
     // The weights are the same on every device: placed once (no rows where the format fails).
     Issues plan_issues;
     const std::shared_ptr<const WeightPlan> plan = scenario_weights(s, model, plan_issues);
-    const std::vector<Hardware> no_devices;
-    for (const Hardware& hardware : plan ? catalog_hardware() : no_devices) {
+    for (const Hardware& hardware : catalog_hardware()) {
+      if (!plan) break;
       s.use_devices(hardware, listed_devices);
       s.speed = default_speed_assumptions(speed_calibration_key(s.hardware), s.engine.engine);
       const Evaluation e = evaluate_plan(s, model, plan);

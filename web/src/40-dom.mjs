@@ -50,4 +50,12 @@ function setValue(control, value) {
   if (control.value !== value) control.value = value;
 }
 
-LlmCalc.dom = { el: el, clear: clear, option: option, textItems: textItems, setValue: setValue };
+// A number field shown with the state's value and no complaint (its error hidden), as each
+// render leaves the fields it did not just reject.
+function showValid(input, value, error) {
+  setValue(input, value);
+  input.removeAttribute('aria-invalid');
+  if (!error.hidden) error.hidden = true;
+}
+
+LlmCalc.dom = { el: el, clear: clear, option: option, textItems: textItems, setValue: setValue, showValid: showValid };

@@ -134,9 +134,7 @@ LlmCalc.machineEditor = function (t, devices, links, onSet) {
       }
       renderGroups();
       Object.keys(NUMBERS).forEach((key) => {
-        LlmCalc.dom.setValue(inputs[key], NUMBERS[key][0] === 0 && !state[key] ? '' : String(state[key]));
-        inputs[key].removeAttribute('aria-invalid');
-        if (!errors[key].hidden) errors[key].hidden = true;
+        LlmCalc.dom.showValid(inputs[key], NUMBERS[key][0] === 0 && !state[key] ? '' : String(state[key]), errors[key]);
       });
       inputs.ram_bw.placeholder = scenario ? f.number(scenario.system_memory_bandwidth_bytes_per_s / 1e9, 1) : '';
       ['tp', 'pp', 'dp'].forEach((key) => { inputs[key].placeholder = t('auto'); });

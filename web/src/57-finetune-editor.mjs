@@ -39,9 +39,7 @@ LlmCalc.finetuneEditor = function (t, onSet) {
       LlmCalc.dom.setValue(inputs.ft_opt, state.ft_opt);
       LlmCalc.dom.setValue(inputs.ft_shard, state.ft_shard);
       Object.keys(NUMBERS).forEach((key) => {
-        LlmCalc.dom.setValue(inputs[key], String(state[key]));
-        inputs[key].removeAttribute('aria-invalid');
-        if (!errors[key].hidden) errors[key].hidden = true;
+        LlmCalc.dom.showValid(inputs[key], String(state[key]), errors[key]);
       });
       checkpointing.checked = state.ft_ckpt === 1;
     },

@@ -655,9 +655,7 @@ class LlmCalcElement extends HTMLElement {
     }
     ['prompt', 'batch', 'n', 'ngl', 'cmoe', 'kwh_cents', 'hours', 'tokens_day', 'conc', 'ctx_exact', 'users', 'tps']
       .forEach((key) => {
-        LlmCalc.dom.setValue(ui[key], String(this.state[key === 'ctx_exact' ? 'ctx' : key]));
-        ui[key].removeAttribute('aria-invalid');
-        if (!ui[key + 'Error'].hidden) ui[key + 'Error'].hidden = true;
+        LlmCalc.dom.showValid(ui[key], String(this.state[key === 'ctx_exact' ? 'ctx' : key]), ui[key + 'Error']);
       });
     const maxCtx = (envelope.ok && envelope.result.model.max_context_tokens) || 131072;
     if (envelope.ok && this.state.ctx > maxCtx && !this.custom) {
