@@ -221,13 +221,13 @@ std::string catalog_json() {
     // Formats its repositories publish that only a file size describes (unsloth Dynamic).
     item["published_formats"] = nlohmann::json::array();
     for (const PublishedFormat& p : published_formats(r)) item["published_formats"].push_back(p.format);
-    models.push_back(item);
+    models.push_back(std::move(item));
   }
   nlohmann::json devices = nlohmann::json::array();
   for (const CatalogDevice& entry : catalog.devices()) {
     nlohmann::json item = hardware_json(hardware_from_record(entry.record));
     item["source"] = entry.record.value("source", "");
-    devices.push_back(item);
+    devices.push_back(std::move(item));
   }
   nlohmann::json releases = nlohmann::json::object();
   for (const char* engine : {"llama.cpp", "ollama", "vllm", "sglang", "mlx", "transformers"}) {
@@ -235,10 +235,10 @@ std::string catalog_json() {
   }
   nlohmann::json links = nlohmann::json::array();
   for (const NetworkLink& link : catalog_links()) links.push_back(network_json(link));
-  nlohmann::json result = {{"models", models},
-                           {"engine_releases", releases},
-                           {"devices", devices},
-                           {"links", links},
+  nlohmann::json result = {{"models", std::move(models)},
+                           {"engine_releases", std::move(releases)},
+                           {"devices", std::move(devices)},
+                           {"links", std::move(links)},
                            {"weight_formats", weight_format_ids()},
                            {"kv_cache_types", {"f16", "bf16", "fp8", "q8_0", "q4_0"}},
                            {"engines", {"llama.cpp", "ollama", "vllm", "sglang", "mlx",

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <utility>
 
 #include "family.h"
 #include "gguf_metadata.h"
@@ -277,11 +278,11 @@ nlohmann::json gguf_header_json(const GgufHeader& h) {
           {"tensor_count", h.tensors.size()},
           {"tensor_data_bytes", h.tensor_data_bytes},
           {"data_offset", h.data_offset},
-          {"bytes_by_type", by_type},
-          {"split", split},
+          {"bytes_by_type", std::move(by_type)},
+          {"split", std::move(split)},
           {"config", synthesize_config(h)},
-          {"metadata", scalars},
-          {"tensors", tensors}};
+          {"metadata", std::move(scalars)},
+          {"tensors", std::move(tensors)}};
 }
 
 }  // namespace llmcalc

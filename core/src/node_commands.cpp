@@ -12,6 +12,8 @@
 //   -DGGML_RPC=ON; it exposes all its devices), and `--rpc host:port,...` on the head.
 #include "node_commands.h"
 
+#include <utility>
+
 namespace llmcalc {
 namespace {
 
@@ -112,7 +114,7 @@ nlohmann::json vllm_nodes(const Scenario& s, const std::string& serve, const Fla
     torch.push_back({"--master-addr", machine_address(0)});
     if (node > 0) torch.push_back({"--headless", ""});
     entry["without_ray"] = join_flags(serve, torch);
-    nodes.push_back(entry);
+    nodes.push_back(std::move(entry));
   }
   return nodes;
 }
@@ -143,7 +145,7 @@ nlohmann::json llama_cpp_nodes(const Scenario& s, const std::string& serve, cons
   for (int64_t node = 1; node < machines; ++node) {
     nlohmann::json entry = node_entry(node, {join_flags("rpc-server", {{"-H", "0.0.0.0"}, {"-p", std::to_string(kRpcPort)}})});
     entry["devices"] = devices_in(s, node);
-    nodes.push_back(entry);
+    nodes.push_back(std::move(entry));
   }
   return nodes;
 }

@@ -200,7 +200,7 @@ nlohmann::json plan_deployments(const nlohmann::json& request, Issues& issues) {
           {"context_tokens", s.context_tokens},
           {"engine", s.engine.engine},
           {"current", current},
-          {"setups", setups},
+          {"setups", std::move(setups)},
           {"cheapest_to_buy", cheapest_buy},
           {"cheapest_to_rent", cheapest_rent},
           {"evaluated", evaluated}};
