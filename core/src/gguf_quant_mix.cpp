@@ -98,8 +98,9 @@ const Types& types() {
   return named;
 }
 
-// The name tests of llama_tensor_get_type_impl (name.find(...) != npos), from one scan for
-// each of "attn_" and "ffn_": a test holds when any occurrence is followed by its rest.
+// The name tests of llama_tensor_get_type_impl (name.find(...) != npos), from one scan of the
+// name's underscores: every occurrence of "attn_" or "ffn_" ends at one, and a test holds when
+// any occurrence is followed by its rest.
 struct NameTests {
   bool attn_k = false;       // "attn_k.weight"
   bool attn_q = false;       // "attn_q.weight"
@@ -109,19 +110,25 @@ struct NameTests {
   bool ffn_up = false;       // "ffn_up"
 };
 
-NameTests name_tests(const std::string& name) {
+NameTests name_tests(std::string_view name) {
+  using namespace std::string_view_literals;
   NameTests tests;
-  std::string_view view(name);
-  auto followed_by = [&](std::size_t at, std::string_view rest) { return view.substr(at, rest.size()) == rest; };
-  for (std::size_t at = view.find("attn_"); at != std::string_view::npos; at = view.find("attn_", at + 1)) {
-    tests.attn_k = tests.attn_k || followed_by(at + 5, "k.weight");
-    tests.attn_q = tests.attn_q || followed_by(at + 5, "q.weight");
-    tests.attn_output = tests.attn_output || followed_by(at + 5, "output.weight");
-  }
-  for (std::size_t at = view.find("ffn_"); at != std::string_view::npos; at = view.find("ffn_", at + 1)) {
-    tests.ffn_down = tests.ffn_down || followed_by(at + 4, "down");
-    tests.ffn_gate = tests.ffn_gate || followed_by(at + 4, "gate");
-    tests.ffn_up = tests.ffn_up || followed_by(at + 4, "up");
+  auto ends_at = [&](std::size_t underscore, std::string_view prefix) {
+    return underscore + 1 >= prefix.size() && name.substr(underscore + 1 - prefix.size(), prefix.size()) == prefix;
+  };
+  auto followed_by = [&](std::size_t underscore, std::string_view rest) {
+    return name.substr(underscore + 1, rest.size()) == rest;
+  };
+  for (std::size_t at = name.find('_'); at != std::string_view::npos; at = name.find('_', at + 1)) {
+    if (ends_at(at, "attn_"sv)) {
+      tests.attn_k = tests.attn_k || followed_by(at, "k.weight"sv);
+      tests.attn_q = tests.attn_q || followed_by(at, "q.weight"sv);
+      tests.attn_output = tests.attn_output || followed_by(at, "output.weight"sv);
+    } else if (ends_at(at, "ffn_"sv)) {
+      tests.ffn_down = tests.ffn_down || followed_by(at, "down"sv);
+      tests.ffn_gate = tests.ffn_gate || followed_by(at, "gate"sv);
+      tests.ffn_up = tests.ffn_up || followed_by(at, "up"sv);
+    }
   }
   return tests;
 }
@@ -346,6 +353,9 @@ std::vector<const GgmlType*> gguf_tensor_types(const ModelSpec& model, const std
   Ftype id = ftype_of(ftype);
   bool full_precision = is(id, {Ftype::F32, Ftype::F16, Ftype::BF16});
   const GgmlType* f32 = catalog.find_ggml_type("F32");
+  // gpt-oss ships its experts in MXFP4 and llama-quantize keeps them so: every published
+  // gpt-oss-20b quant (Q2_K ... Q6_K) is 11.5-12.1 GB, with only the other tensors changing.
+  const bool mxfp4_experts = model.model_type == "gpt_oss";
   std::vector<const GgmlType*> out;
   out.reserve(model.tensors.size());
   for (const TensorSpec& t : model.tensors) {
@@ -362,11 +372,8 @@ std::vector<const GgmlType*> gguf_tensor_types(const ModelSpec& model, const std
       out.push_back(full_precision ? base_type : types().F16);
       continue;
     }
-    // gpt-oss ships its experts in MXFP4 and llama-quantize keeps them so: every published
-    // gpt-oss-20b quant (Q2_K ... Q6_K) is 11.5-12.1 GB, with only the other tensors changing.
-    bool mxfp4_experts = model.model_type == "gpt_oss" && t.ne2 > 1;
     const GgmlType* type = full_precision ? base_type
-                           : mxfp4_experts ? types().MXFP4
+                           : mxfp4_experts && t.ne2 > 1 ? types().MXFP4
                                            : apply_row_fallback(choose(id, base_type, t, qs, model.n_layers), t.ne0);
     bool edge = t.role == TensorRole::token_embd || t.role == TensorRole::output;
     if (q8_edges && edge) type = types().Q8_0;
