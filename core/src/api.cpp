@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <optional>
 #include <utility>
 
 #include "llmcalc/catalog.h"
@@ -72,13 +73,20 @@ nlohmann::json issues_json(const Issues& issues) {
   return out;
 }
 
+// The envelope's keys but the result.
+nlohmann::json envelope_head(const Issues& issues) {
+  return {{"ok", !issues.has_errors()}, {"api_version", kApiVersion}, {"issues", issues_json(issues)}};
+}
+
+// Replaces invalid UTF-8 from user strings rather than throwing while serializing.
+std::string answer_text(const nlohmann::json& answer) {
+  return answer.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 std::string envelope(const Issues& issues, nlohmann::json result) {
-  nlohmann::json out = {{"ok", !issues.has_errors()},
-                        {"api_version", kApiVersion},
-                        {"issues", issues_json(issues)}};
+  nlohmann::json out = envelope_head(issues);
   if (!issues.has_errors()) out["result"] = std::move(result);
-  // Replace invalid UTF-8 from user strings rather than throwing while serializing.
-  return out.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  return answer_text(out);
 }
 
 nlohmann::json model_card_json(const Scenario& s) {
@@ -95,25 +103,44 @@ nlohmann::json model_card_json(const Scenario& s) {
           {"layer_groups", layer_summary_json(m)}};
 }
 
-// Size and depth limits, parsing and the envelope around a request handler. The core is built
-// without exceptions (core/CMakeLists.txt): a broken invariant aborts, never a half-made answer.
-std::string guarded(const std::string& request_json,
-                    nlohmann::json (*handler)(const nlohmann::json&, Issues&)) {
-  Issues issues;
+// The envelope around a result already written as JSON text (rank's): "result" sorts after
+// the envelope's other keys, so it closes the text dump() writes without it.
+std::string envelope_around(const Issues& issues, const std::string& result_text) {
+  if (issues.has_errors()) return envelope(issues, nullptr);
+  std::string out = answer_text(envelope_head(issues));
+  out.pop_back();  // the closing brace
+  out += ",\"result\":";
+  out += result_text;
+  out += '}';
+  return out;
+}
+
+// Size and depth limits and parsing: the request, or nothing with the reason in `issues`.
+std::optional<nlohmann::json> parsed_request(const std::string& request_json, Issues& issues) {
   if (request_json.size() > kMaxRequestBytes) {
     issues.error("request_too_large", "", "The request is larger than 16 MiB.");
-    return envelope(issues, nullptr);
+    return std::nullopt;
   }
   if (nesting_depth(request_json) > kMaxNestingDepth) {
     issues.error("too_deep", "", "The request nests deeper than 64 levels.");
-    return envelope(issues, nullptr);
+    return std::nullopt;
   }
   nlohmann::json request = nlohmann::json::parse(request_json, nullptr, false);
   if (request.is_discarded()) {
     issues.error("malformed_json", "", "The request is not valid JSON.");
-    return envelope(issues, nullptr);
+    return std::nullopt;
   }
-  nlohmann::json result = handler(request, issues);
+  return request;
+}
+
+// The envelope around a request handler. The core is built without exceptions
+// (core/CMakeLists.txt): a broken invariant aborts, never a half-made answer.
+std::string guarded(const std::string& request_json,
+                    nlohmann::json (*handler)(const nlohmann::json&, Issues&)) {
+  Issues issues;
+  std::optional<nlohmann::json> request = parsed_request(request_json, issues);
+  if (!request) return envelope(issues, nullptr);
+  nlohmann::json result = handler(*request, issues);
   return envelope(issues, std::move(result));
 }
 
@@ -191,7 +218,11 @@ std::string estimate_json(const std::string& request_json) {
 }
 
 std::string rank_json(const std::string& request_json) {
-  return guarded(request_json, rank_models);
+  Issues issues;
+  std::optional<nlohmann::json> request = parsed_request(request_json, issues);
+  if (!request) return envelope(issues, nullptr);
+  std::string result = rank_models(*request, issues);
+  return envelope_around(issues, result);
 }
 
 std::string explore_json(const std::string& request_json) {

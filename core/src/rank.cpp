@@ -15,50 +15,75 @@
 #include "llmcalc/json_reader.h"
 #include "llmcalc/memory.h"
 #include "llmcalc/scenario.h"
+#include "json_text.h"
 #include "llama_cpp_memory.h"
 
 namespace llmcalc {
 namespace {
 
-// Built key by key: an initializer list makes a two-element array per key before the object
-// (three allocations a key instead of one), and rank builds 168 of these rows per call.
-nlohmann::json row_json(const Scenario& s, const ModelSpec& model, const CatalogModel& entry,
-                        const Evaluation& e) {
+// One row, written as text in dump()'s form (keys in its sorted order).
+void append_row(std::string& out, const Scenario& s, const ModelSpec& model, const CatalogModel& entry,
+                const Evaluation& e) {
   const nlohmann::json& r = entry.record();
-  auto text = [&](const char* key) {
-    auto it = r.find(key);
-    return it != r.end() && it->is_string() ? *it : nlohmann::json(nullptr);
-  };
-  nlohmann::json row = nlohmann::json::object();
-  row["model"] = entry.id;
-  row["name"] = r.value("name", entry.id);
-  row["family"] = r.value("family", "");
-  row["license"] = text("license");
-  row["params_total"] = model.params.total;
-  row["params_active"] = model.params.active;
-  row["moe"] = model.params.experts_routed > 0;
-  row["weights"] = s.weights;
-  row["bits_per_weight"] = e.weights->bits_per_weight();
-  row["verdict"] = e.memory.verdict;
-  row["total_bytes"] = e.memory.total_bytes;
-  row["usable_bytes"] = e.memory.usable_bytes;
-  row["max_context_tokens"] = e.memory.max_context_tokens;
-  nlohmann::json& fit = row["fit"];
-  if (!e.memory.fit.status.empty()) {
-    fit["status"] = e.memory.fit.status;
-    fit["gpu_layers"] = e.memory.fit.gpu_layers;
-    fit["host_expert_layers"] = e.memory.fit.host_expert_layers.size();
+  const MemoryEstimate& m = e.memory;
+  out += "{\"bits_per_weight\":";
+  append_json_number(out, e.weights->bits_per_weight());
+  out += ",\"context_tokens\":";
+  append_json_integer(out, s.context_tokens);
+  out += ",\"decode\":{\"high\":";
+  append_json_number(out, e.speed.decode_high);
+  out += ",\"low\":";
+  append_json_number(out, e.speed.decode_low);
+  out += ",\"tokens_per_s\":";
+  append_json_number(out, e.speed.decode_tokens_per_s);
+  out += "},\"family\":";
+  append_json_string(out, r.value("family", ""));
+  out += ",\"fit\":";
+  if (m.fit.status.empty()) {
+    out += "null";
+  } else {
+    out += "{\"gpu_layers\":";
+    append_json_integer(out, m.fit.gpu_layers);
+    out += ",\"host_expert_layers\":";
+    append_json_integer(out, static_cast<int64_t>(m.fit.host_expert_layers.size()));
+    out += ",\"status\":";
+    append_json_string(out, m.fit.status);
+    out += '}';
   }
-  row["native_context_tokens"] = model.max_context_tokens;
-  row["context_tokens"] = s.context_tokens;
-  nlohmann::json& decode = row["decode"];
-  decode["tokens_per_s"] = e.speed.decode_tokens_per_s;
-  decode["low"] = e.speed.decode_low;
-  decode["high"] = e.speed.decode_high;
-  nlohmann::json& prefill = row["prefill"];
-  prefill["tokens_per_s"] = e.speed.prefill_tokens_per_s;
-  prefill["ttft_s"] = e.speed.ttft_s;
-  return row;
+  out += ",\"license\":";
+  auto license = r.find("license");
+  if (license != r.end() && license->is_string()) {
+    append_json_string(out, license->get_ref<const std::string&>());
+  } else {
+    out += "null";
+  }
+  out += ",\"max_context_tokens\":";
+  append_json_integer(out, m.max_context_tokens);
+  out += ",\"model\":";
+  append_json_string(out, entry.id);
+  out += ",\"moe\":";
+  append_json_bool(out, model.params.experts_routed > 0);
+  out += ",\"name\":";
+  append_json_string(out, r.value("name", entry.id));
+  out += ",\"native_context_tokens\":";
+  append_json_integer(out, model.max_context_tokens);
+  out += ",\"params_active\":";
+  append_json_integer(out, model.params.active);
+  out += ",\"params_total\":";
+  append_json_integer(out, model.params.total);
+  out += ",\"prefill\":{\"tokens_per_s\":";
+  append_json_number(out, e.speed.prefill_tokens_per_s);
+  out += ",\"ttft_s\":";
+  append_json_number(out, e.speed.ttft_s);
+  out += "},\"total_bytes\":";
+  append_json_integer(out, m.total_bytes);
+  out += ",\"usable_bytes\":";
+  append_json_integer(out, m.usable_bytes);
+  out += ",\"verdict\":";
+  append_json_string(out, m.verdict);
+  out += ",\"weights\":";
+  append_json_string(out, s.weights);
+  out += '}';
 }
 
 // Memory the devices offer the weights (the engine's usable share of each).
@@ -137,23 +162,35 @@ std::optional<Evaluation> ladder_pick(Scenario& s, const ModelSpec& spec, int64_
 
 }  // namespace
 
-nlohmann::json rank_models(const nlohmann::json& request, Issues& issues) {
+std::string rank_models(const nlohmann::json& request, Issues& issues) {
   JsonReader reader(request, "", issues);
-  if (!reader.valid()) return nullptr;
+  if (!reader.valid()) return "";
   if (request.contains("model")) {
     issues.error("model_not_allowed", "/model", "rank ranks every catalog model; leave 'model' out.");
-    return nullptr;
+    return "";
   }
   int64_t min_bits = reader.integer("min_bits", 1, 16, 4).value_or(4);
   nlohmann::json base_request = request;
   base_request.erase("min_bits");
   base_request["model"] = Catalog::instance().models().front().id;
   std::optional<Scenario> base = resolve_scenario(base_request, issues);
-  if (!base) return nullptr;
+  if (!base) return "";
 
   const int64_t requested_context = base->context_tokens;
   const int64_t requested_prompt = base->prompt_tokens;
-  nlohmann::json rows = nlohmann::json::array();
+  // The result's keys in dump()'s sorted order, the rows last.
+  std::string out = "{\"context_tokens\":";
+  append_json_integer(out, requested_context);
+  out += ",\"devices\":";
+  append_json_integer(out, base->devices);
+  out += ",\"engine\":";
+  append_json_string(out, base->engine.engine);
+  out += ",\"hardware\":";
+  append_json_string(out, base->hardware.id);
+  out += ",\"min_bits\":";
+  append_json_integer(out, min_bits);
+  out += ",\"rows\":[";
+  const std::size_t rows_start = out.size();
   for (const CatalogModel& entry : Catalog::instance().models()) {
     Issues model_issues;
     const ModelSpec* spec = catalog_model_spec(entry.id, model_issues);
@@ -166,11 +203,11 @@ nlohmann::json rank_models(const nlohmann::json& request, Issues& issues) {
     std::optional<Evaluation> e = ladder_pick(s, *spec, min_bits, device_memory(s));
     if (!e) continue;
     e->memory.max_context_tokens = max_context_tokens(s, *spec, *e->weights);
-    rows.push_back(row_json(s, *spec, entry, *e));
+    if (out.size() > rows_start) out += ',';
+    append_row(out, s, *spec, entry, *e);
   }
-  return {{"rows", std::move(rows)}, {"min_bits", min_bits}, {"hardware", base->hardware.id},
-          {"devices", base->devices}, {"engine", base->engine.engine},
-          {"context_tokens", base->context_tokens}};
+  out += "]}";
+  return out;
 }
 
 }  // namespace llmcalc

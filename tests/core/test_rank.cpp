@@ -34,6 +34,25 @@ TEST_CASE("Every ranked row equals its single-model estimate", "[rank]") {
   }
 }
 
+TEST_CASE("rank's answer, written as text, is the text dump() writes for the same document", "[rank]") {
+  // Beyond some models' native windows: the rows are clamped to them, the answer keeps the request's.
+  for (const char* request : {R"({"hardware": "rtx-4090", "context_tokens": 1048576})",
+                              R"({"hardware": "m4-max-64gb", "engine": "mlx", "min_bits": 3})"}) {
+    INFO(request);
+    std::string text = llmcalc::rank_json(request);
+    auto ranked = nlohmann::json::parse(text);
+    REQUIRE(ranked["ok"] == true);
+    CHECK(text == ranked.dump());
+    const auto& result = ranked["result"];
+    auto asked = nlohmann::json::parse(request);
+    if (asked.contains("context_tokens")) CHECK(result["context_tokens"] == asked["context_tokens"]);
+    for (const auto& row : result["rows"]) {
+      CHECK(row["context_tokens"] <= result["context_tokens"]);
+      CHECK(row["context_tokens"] <= row["native_context_tokens"]);
+    }
+  }
+}
+
 TEST_CASE("rank picks the best format that fits comfortably", "[rank]") {
   auto ranked = nlohmann::json::parse(
       llmcalc::rank_json(nlohmann::json({{"hardware", "rtx-4090"}, {"context_tokens", 8192}}).dump()));

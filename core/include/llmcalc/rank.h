@@ -2,6 +2,8 @@
 // comfortably on the requested device(s), evaluated exactly as estimate() evaluates one model.
 #pragma once
 
+#include <string>
+
 #include <nlohmann/json.hpp>
 
 #include "llmcalc/issues.h"
@@ -10,7 +12,8 @@ namespace llmcalc {
 
 /// `request`: an estimate request without "model" (hardware, devices, engine, context_tokens,
 /// kv_cache, batch), plus "min_bits" (default 4: no format below 4 bits unless asked).
-/// Result: {"rows": [...]} with one row per catalog model.
-nlohmann::json rank_models(const nlohmann::json& request, Issues& issues);
+/// Result: the JSON text of {"rows": [...]} with one row per catalog model (written as text, in
+/// nlohmann::json dump()'s form; empty when `issues` has an error).
+std::string rank_models(const nlohmann::json& request, Issues& issues);
 
 }  // namespace llmcalc
