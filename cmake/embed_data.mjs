@@ -12,7 +12,14 @@ import { join, relative } from 'node:path';
 const [dataDir, coreDir, output] = process.argv.slice(2);
 const HUMAN_ONLY = new Set(['notes', 'note', 'source_copy', 'source_copy_others', 'sources_other',
   'provenance', 'memory_note', 'bandwidth_source', 'memory_assumed', 'region_note', 'listed_until',
-  'billing_source', 'what', 'quote', 'cross_check', 'price_used_note', 'rounded', 'rounded_source', 'by_dtype', 'layout', 'description', 'behaviours', 'evidence']);
+  'billing_source', 'what', 'quote', 'cross_check', 'price_used_note', 'rounded', 'rounded_source', 'by_dtype', 'layout', 'description', 'behaviours', 'evidence',
+  // Provenance and cross-checks the tests read from data/ itself (tests/core/test_support.h
+  // data_record): how complete a config copy is, the Hub's published totals, where a price or
+  // a link figure was read.
+  'config_completeness', 'published_total_params', 'published_non_embedding_params', 'gguf_repo_source',
+  'ollama_tag_source', 'model_card', 'price_new_source', 'price_used_sources', 'price_used_date', 'confidence',
+  'pcie_peer_to_peer_quote', 'pcie_peer_to_peer_source', 'sources', 'socket_quote', 'socket_source',
+  'rdma_quote', 'rdma_source']);
 // Published GGUF file sizes: the core sizes only the formats llama.cpp has no rules for
 // (unsloth Dynamic, "UD-..."; src/published_formats.cpp); the others stay in data/ for the tests.
 const PUBLISHED_SIZED = /^UD-/;

@@ -87,8 +87,9 @@ TEST_CASE("New prices: dated, and sourced where a record names its source", "[ca
     INFO(entry.id);
     CHECK(price->get<double>() > 0);
     CHECK(entry.record.value("price_date", "").size() >= 4);
-    auto source = entry.record.find("price_new_source");
-    if (source == entry.record.end()) continue;
+    const nlohmann::json record = llmcalc_test::data_record("devices/" + entry.id + ".json");
+    auto source = record.find("price_new_source");
+    if (source == record.end()) continue;
     CHECK(source->at("source").get<std::string>().rfind("https://", 0) == 0);
     CHECK_FALSE(source->at("kind").get<std::string>().empty());  // its quote stays in data/ only
     ++sourced;
@@ -102,7 +103,8 @@ TEST_CASE("Used prices: each is the median of its sources' range midpoints, ever
     auto used = entry.record.find("price_used_usd");
     if (used == entry.record.end() || !used->is_number()) continue;
     INFO(entry.id);
-    const auto& sources = entry.record.at("price_used_sources");
+    const nlohmann::json record = llmcalc_test::data_record("devices/" + entry.id + ".json");
+    const auto& sources = record.at("price_used_sources");
     REQUIRE(sources.is_array());
     REQUIRE_FALSE(sources.empty());
     std::vector<double> midpoints;

@@ -10,6 +10,15 @@
 
 using llmcalc_test::catalog_model;
 
+namespace {
+
+// The Hub's published total of a catalog model, as data/models/<id>.json records it with its source.
+nlohmann::json published_total(const std::string& id) {
+  return llmcalc_test::data_record("models/" + id + ".json").at("published_total_params");
+}
+
+}  // namespace
+
 TEST_CASE("Llama 3.1 8B parameters by component, by hand", "[params][llama]") {
   auto m = catalog_model("llama-3.1-8b");
   // embedding 128256 x 4096 = 525,336,576; untied head the same.
@@ -125,8 +134,9 @@ int64_t stored_extras(const std::string& id, const llmcalc::ModelSpec& m) {
 TEST_CASE("Catalog models match their exact published totals", "[params][published]") {
   int compared = 0;
   for (const auto& entry : llmcalc::Catalog::instance().models()) {
-    auto published = entry.record().find("published_total_params");
-    if (published == entry.record().end() || !published->is_object()) continue;
+    const nlohmann::json record = llmcalc_test::data_record("models/" + entry.id + ".json");
+    auto published = record.find("published_total_params");
+    if (published == record.end() || !published->is_object()) continue;
     auto value = published->find("value");
     if (value == published->end() || !value->is_number_integer()) continue;
     // Packed FP4 experts make the Hub count stored elements, not parameters: see the cases below.
@@ -164,7 +174,7 @@ TEST_CASE("gpt-oss totals as the Hub counts them: weights plus MXFP4 scales",
       }
     }
     int64_t hub_total = m.params.total + expert_weights / 32;
-    CHECK(hub_total == entry->record().at("published_total_params").at("value").get<int64_t>());
+    CHECK(hub_total == published_total(entry->id).at("value").get<int64_t>());
   }
 }
 
@@ -920,7 +930,7 @@ TEST_CASE("DeepSeek V4 Flash and Pro: logical parameters and the Hub's stored-el
     INFO(id);
     auto m = catalog_model(id);
     const auto* entry = llmcalc::Catalog::instance().find_model(id);
-    CHECK(hub_total(m) == entry->record().at("published_total_params").at("value").get<int64_t>());
+    CHECK(hub_total(m) == published_total(entry->id).at("value").get<int64_t>());
   }
   // Flash by hand (model card: 284B total, 13B active, without the MTP block): 43 layers + 1 MTP
   // of 256 experts x 3 x 2,048 x 4,096 = 283,467,841,536 routed parameters; the logical total
@@ -1024,7 +1034,7 @@ TEST_CASE("Kimi K3: KDA and MLA with full-rank gates, LatentMoE, MXFP4 experts",
   const auto* entry = llmcalc::Catalog::instance().find_model("kimi-k3");
   int64_t routed = m.params.experts_routed;
   CHECK(m.params.total - routed / 2 + routed / 32 ==
-        entry->record().at("published_total_params").at("value").get<int64_t>());
+        published_total(entry->id).at("value").get<int64_t>());
   // Per sequence, its KDA state is 69 x 96 x 128 x 128 f32 plus the convolutions' (4 - 1) x 3 x
   // 12,288, whatever the context; the MLA layers cache 24 x 576 x 2 B per token.
   auto r = llmcalc_test::estimate({{"model", "kimi-k3"}, {"context_tokens", 8192}, {"kv_unified", false}});

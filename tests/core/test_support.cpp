@@ -20,12 +20,24 @@ llmcalc::ModelSpec catalog_model(const std::string& id) {
   return *model;
 }
 
-nlohmann::json read_test_data(const std::string& relative_path) {
-  std::ifstream in(std::string(LLMCALC_TEST_DATA_DIR) + "/" + relative_path);
-  if (!in) throw std::runtime_error("cannot open tests/data/" + relative_path);
+namespace {
+
+nlohmann::json read_json_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot open " + path);
   std::stringstream buffer;
   buffer << in.rdbuf();
   return nlohmann::json::parse(buffer.str());
+}
+
+}  // namespace
+
+nlohmann::json read_test_data(const std::string& relative_path) {
+  return read_json_file(std::string(LLMCALC_TEST_DATA_DIR) + "/" + relative_path);
+}
+
+nlohmann::json data_record(const std::string& relative_path) {
+  return read_json_file(std::string(LLMCALC_DATA_DIR) + "/" + relative_path);
 }
 
 nlohmann::json estimate(const nlohmann::json& request) {

@@ -17,6 +17,10 @@ llmcalc::ModelSpec catalog_model(const std::string& id);
 /// Reads a JSON file under tests/data/.
 nlohmann::json read_test_data(const std::string& relative_path);
 
+/// Reads a record under data/ whole ("models/<id>.json"), with the provenance and cross-checks
+/// the module's embedded copy leaves out (cmake/embed_data.mjs).
+nlohmann::json data_record(const std::string& relative_path);
+
 /// Runs estimate_json on a request object and parses the envelope.
 nlohmann::json estimate(const nlohmann::json& request);
 
