@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, transform } from 'esbuild';
 import { loadNodeCore } from './node-core.mjs';
+import { pageListing } from './page-listing.mjs';
 import { prerenderDefaultPage } from './prerender.mjs';
 
 const webDir = dirname(fileURLToPath(import.meta.url));
@@ -49,9 +50,9 @@ writeFileSync(join(distDir, 'llm-calc.js'), bundle);
 
 const wasmPath = corePath.replace(/\.js$/, '.wasm');
 // The module's glue, minified further (emscripten's own pass leaves names and its data script),
-// with the catalog listing the module answers attached to its factory: the page reads it at start
-// instead of asking the module, whose first call parses every data file (issue #22).
-const listing = JSON.stringify(JSON.parse((await loadNodeCore(corePath)).catalog()).result);
+// with the part of the module's catalog listing the page reads attached to its factory: the page
+// reads it at start instead of asking the module, whose first call parses every data file (issue #22).
+const listing = JSON.stringify(pageListing(JSON.parse((await loadNodeCore(corePath)).catalog()).result));
 const glue = `${readFileSync(corePath, 'utf8')}\ncreateLlmCalcCore.catalogListing = ${JSON.stringify(listing)};\n`;
 const core = (await transform(glue, { minify: true, legalComments: 'none' })).code;
 writeFileSync(join(distDir, 'llmcalc_core.js'), core);

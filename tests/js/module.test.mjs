@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadNodeCore } from '../../web/node-core.mjs';
+import { pageListing } from '../../web/page-listing.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '..', '..');
@@ -58,10 +59,15 @@ test('catalog is identical natively and in wasm', () => {
   assertSame(JSON.parse(core.catalog()), nativeAnswers(['catalog'])[0], 'catalog');
 });
 
-test('the catalog listing dist/llmcalc_core.js carries is the module\'s own', { skip: !process.env.LLMCALC_CORE_JS ? false : 'a build-tree module carries none' }, () => {
+test('the catalog listing dist/llmcalc_core.js carries is the module\'s own, as the page reads it', { skip: !process.env.LLMCALC_CORE_JS ? false : 'a build-tree module carries none' }, () => {
   const factory = createRequire(import.meta.url)(resolve(modulePath));
   assert.equal(typeof factory.catalogListing, 'string');
-  assertSame(JSON.parse(factory.catalogListing), JSON.parse(core.catalog()).result, 'listing');
+  const listing = JSON.parse(factory.catalogListing);
+  const catalog = JSON.parse(core.catalog()).result;
+  assertSame(listing, pageListing(catalog), 'listing');
+  // Every model and device, each with the module's name for it.
+  assert.deepEqual(listing.models.map((m) => [m.id, m.name]), catalog.models.map((m) => [m.id, m.name]));
+  assert.deepEqual(listing.devices.map((d) => [d.id, d.name]), catalog.devices.map((d) => [d.id, d.name]));
 });
 
 test('version is a semantic version string', () => {
