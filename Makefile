@@ -1,6 +1,6 @@
 # The two README commands (make run, make test) and the steps they are made of. Each installs
 # what it needs on a fresh Debian 12 machine.
-APT_PACKAGES := emscripten binaryen node-acorn nlohmann-json3-dev catch2 chromium
+APT_PACKAGES := emscripten binaryen node-acorn nlohmann-json3-dev catch2 chromium zopfli
 WASM_CORE := build/wasm/wasm/llmcalc_core.js
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
