@@ -17,6 +17,7 @@ namespace llmcalc {
 
 struct ArchConfig;
 class TensorList;
+class TensorPrefix;
 
 struct FamilyDefinition {
   std::vector<std::string> model_types;  // config.json model_type values it reads
@@ -26,10 +27,10 @@ struct FamilyDefinition {
   void (*read_config)(const nlohmann::json& config, const std::string& path, const nlohmann::json& text,
                       JsonReader& reader, ArchConfig& arch) = nullptr;
   // Every tensor of decoder layer `layer` (MTP layers included), named "blk.<layer>." + ...
-  void (*add_layer_tensors)(const std::string& blk, int layer, TensorList& out) = nullptr;
+  void (*add_layer_tensors)(const TensorPrefix& blk, int layer, TensorList& out) = nullptr;
   // Tensors beside each output head: after the last layer (prefix "", layer -1) and in each MTP
   // layer (prefix "blk.<layer>.nextn.").
-  void (*add_head_tensors)(const std::string& prefix, int layer, TensorList& out) = nullptr;
+  void (*add_head_tensors)(const TensorPrefix& prefix, int layer, TensorList& out) = nullptr;
   // Adjusts the generic geometry of one layer's attention (what its cache and compute hold).
   void (*plan_attention)(const ArchConfig& arch, int64_t layer, AttentionGeometry& attention) = nullptr;
   // Tensors outside the decoder layers and heads (multimodal embedders), after the generic towers.

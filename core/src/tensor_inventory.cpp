@@ -32,7 +32,7 @@ class InventoryBuilder : private TensorList {
  private:
   void add_layer(int i, ModelPart part) {
     set_part(part);
-    std::string blk = "blk." + std::to_string(i) + ".";
+    const TensorPrefix blk("blk." + std::to_string(i) + ".");
     if (arch_.family && arch_.family->add_layer_tensors) {
       arch_.family->add_layer_tensors(blk, i, *this);
       return;
@@ -140,7 +140,7 @@ class InventoryBuilder : private TensorList {
     add("a.input_proj.weight", TensorRole::vision, -1, c1 * kMelBins / 4, a.hidden);
     int64_t h = a.hidden;
     for (int64_t l = 0; l < a.n_layers; ++l) {
-      std::string blk = "a.blk." + std::to_string(l) + ".";
+      const TensorPrefix blk("a.blk." + std::to_string(l) + ".");
       for (const char* ffn : {"ffn_start", "ffn_end"}) {
         add(blk + ffn + "_pre_norm.weight", TensorRole::vision, -1, h, 1);
         add(blk + ffn + "_up.weight", TensorRole::vision, -1, h, 4 * h);
@@ -168,7 +168,7 @@ class InventoryBuilder : private TensorList {
   }
 
   // DeepSeek V2/V3 (modeling_deepseek_v3.py DeepseekV3Attention).
-  void add_mla(const std::string& blk, int i) {
+  void add_mla(const TensorPrefix& blk, int i) {
     int64_t q_head = arch_.qk_nope_head_dim + arch_.qk_rope_head_dim;
     if (arch_.q_lora_rank > 0) {
       add_linear(blk + "attn_q_a", TensorRole::attn_q_a, i, arch_.hidden, arch_.q_lora_rank,
@@ -205,7 +205,7 @@ class InventoryBuilder : private TensorList {
 
   // MiniMax lightning attention (modeling_minimax.py MiniMaxLightningAttention): fused qkv, a
   // sigmoid output gate, an RMSNorm over the heads, and the output projection.
-  void add_lightning_attention(const std::string& blk, int i) {
+  void add_lightning_attention(const TensorPrefix& blk, int i) {
     int64_t width = arch_.n_heads * arch_.head_dim;
     add_linear(blk + "attn_qkv", TensorRole::attn_qkv, i, arch_.hidden, 3 * width, false);
     add_linear(blk + "attn_gate", TensorRole::attn_q, i, arch_.hidden, width, false);
@@ -214,7 +214,7 @@ class InventoryBuilder : private TensorList {
   }
 
   // Mamba mixer (modeling_jamba.py JambaMambaMixer).
-  void add_mamba(const std::string& blk, int i) {
+  void add_mamba(const TensorPrefix& blk, int i) {
     int64_t inner = arch_.mamba_d_inner;
     int64_t state = arch_.mamba_d_state;
     add_linear(blk + "ssm_in", TensorRole::ssm_in, i, arch_.hidden, 2 * inner, arch_.mamba_proj_bias);
@@ -235,7 +235,7 @@ class InventoryBuilder : private TensorList {
 
   // LFM2 gated short convolution (modeling_lfm2.py Lfm2ShortConv): in_proj to B, C, x; a
   // depthwise conv of conv_L_cache taps; out_proj.
-  void add_short_conv(const std::string& blk, int i) {
+  void add_short_conv(const TensorPrefix& blk, int i) {
     add_linear(blk + "shortconv.in_proj", TensorRole::ssm_in, i, arch_.hidden, 3 * arch_.hidden,
                arch_.short_conv_bias);
     add(blk + "shortconv.conv.weight", TensorRole::ssm_conv, i, arch_.short_conv_kernel, arch_.hidden);
@@ -246,7 +246,7 @@ class InventoryBuilder : private TensorList {
 
   // Mamba2 mixer (modeling_nemotron_h.py NemotronHMamba2Mixer): in_proj to z, x, B, C and dt;
   // depthwise conv over x, B, C; per-head dt bias, A and D; a gated RMSNorm; out_proj.
-  void add_mamba2(const std::string& blk, int i) {
+  void add_mamba2(const TensorPrefix& blk, int i) {
     int64_t inner = arch_.mamba_d_inner;
     int64_t bc = 2 * arch_.mamba_groups * arch_.mamba_d_state;
     add_linear(blk + "ssm_in", TensorRole::ssm_in, i, arch_.hidden, 2 * inner + bc + arch_.mamba_heads,
@@ -264,7 +264,7 @@ class InventoryBuilder : private TensorList {
   // convolution, low-rank decay (f_a, f_b) and output-gate (g_a, g_b) projections, the beta
   // projection, A_log, dt_bias, a gated output norm and o_proj; g_b has no bias in the
   // checkpoints.
-  void add_kda(const std::string& blk, int i) {
+  void add_kda(const TensorPrefix& blk, int i) {
     int64_t width = arch_.linear_k_heads * arch_.linear_k_head_dim;
     for (const char* name : {"attn_q", "attn_k", "attn_v"}) {
       add_linear(blk + name, name[5] == 'q' ? TensorRole::attn_q : name[5] == 'k' ? TensorRole::attn_k : TensorRole::attn_v,
@@ -295,7 +295,7 @@ class InventoryBuilder : private TensorList {
     for (int64_t m = 0; m < arch_.mtp_layers; ++m) {
       int i = static_cast<int>(arch_.n_layers + m);
       add_layer(i, ModelPart::mtp);
-      std::string blk = "blk." + std::to_string(i) + ".";
+      const TensorPrefix blk("blk." + std::to_string(i) + ".");
       if (arch_.mtp_eh_proj) {
         add_norm(blk + "nextn.enorm", i, arch_.hidden);
         add_norm(blk + "nextn.hnorm", i, arch_.hidden);
@@ -321,7 +321,7 @@ class InventoryBuilder : private TensorList {
     for (int64_t k = 0; k < arch_.mtp_block_layers; ++k) {
       int i = static_cast<int>(arch_.n_layers + k);
       add_layer(i, ModelPart::mtp);
-      std::string blk = "blk." + std::to_string(i) + ".";
+      const TensorPrefix blk("blk." + std::to_string(i) + ".");
       if (k == 0) {
         add_norm(blk + "nextn.enorm", i, arch_.hidden);
         add_norm(blk + "nextn.hnorm", i, arch_.hidden);
@@ -332,7 +332,7 @@ class InventoryBuilder : private TensorList {
     set_part(ModelPart::text);
   }
 
-  void add_vision_block(const std::string& blk, const VisionConfig& v) {
+  void add_vision_block(const TensorPrefix& blk, const VisionConfig& v) {
     for (const char* name : {"ln1", "ln2"}) {
       add(blk + name + ".weight", TensorRole::vision, -1, v.hidden, 1);
       add(blk + name + ".bias", TensorRole::vision, -1, v.hidden, 1);
@@ -353,7 +353,7 @@ class InventoryBuilder : private TensorList {
     add("v.patch_embd.weight", TensorRole::vision, -1, patch_in, v.hidden);
     add("v.pre_ln.weight", TensorRole::vision, -1, v.hidden, 1);
     for (int64_t l = 0; l < v.n_layers; ++l) {
-      std::string blk = "v.blk." + std::to_string(l) + ".";
+      const TensorPrefix blk("v.blk." + std::to_string(l) + ".");
       add(blk + "attn_norm.weight", TensorRole::vision, -1, v.hidden, 1);
       add(blk + "ffn_norm.weight", TensorRole::vision, -1, v.hidden, 1);
       for (const char* name : {"attn_q", "attn_k", "attn_v", "attn_out"}) {
@@ -393,7 +393,7 @@ class InventoryBuilder : private TensorList {
     int64_t q_width = v.heads * v.head_dim;
     int64_t kv_width = v.kv_heads * v.head_dim;
     for (int64_t l = 0; l < v.n_layers; ++l) {
-      std::string blk = "v.blk." + std::to_string(l) + ".";
+      const TensorPrefix blk("v.blk." + std::to_string(l) + ".");
       for (const char* name : {"ln1", "ln2", "ln3", "ln4"}) {
         add(blk + name + ".weight", TensorRole::vision, -1, v.hidden, 1);
       }
@@ -422,7 +422,7 @@ class InventoryBuilder : private TensorList {
     add_linear("v.patch_embd", TensorRole::vision, -1, 3 * v.patch_size * v.patch_size, d, v.biases);
     add("v.position_embd.weight", TensorRole::vision, -1, d, v.num_positions);
     for (int64_t l = 0; l < v.n_layers; ++l) {
-      std::string blk = "v.blk." + std::to_string(l) + ".";
+      const TensorPrefix blk("v.blk." + std::to_string(l) + ".");
       norm(blk + "ln1", d, TensorRole::vision);
       norm(blk + "ln2", d, TensorRole::vision);
       add_linear(blk + "attn_qkv", TensorRole::vision, -1, d, 3 * v.qkv_width, v.biases);
@@ -439,7 +439,7 @@ class InventoryBuilder : private TensorList {
     set_part(ModelPart::text);
   }
 
-  void add_patch_merger(const std::string& prefix, const VisionConfig& v, int64_t norm_width) {
+  void add_patch_merger(const TensorPrefix& prefix, const VisionConfig& v, int64_t norm_width) {
     add(prefix + "norm.weight", TensorRole::projector, -1, norm_width, 1);
     add(prefix + "norm.bias", TensorRole::projector, -1, norm_width, 1);
     add(prefix + "fc1.weight", TensorRole::projector, -1, v.adapter_in, v.adapter_in);

@@ -3,7 +3,7 @@
 
 namespace llmcalc {
 
-void TensorList::add_dense_mlp(const std::string& blk, int layer, int64_t width, const std::string& suffix) {
+void TensorList::add_dense_mlp(const TensorPrefix& blk, int layer, int64_t width, const std::string& suffix) {
   bool shared = !suffix.empty();
   if (arch_.gated_mlp) {
     add_linear(blk + "ffn_gate" + suffix, shared ? TensorRole::ffn_gate_shexp : TensorRole::ffn_gate, layer,
@@ -15,7 +15,7 @@ void TensorList::add_dense_mlp(const std::string& blk, int layer, int64_t width,
              arch_.hidden, arch_.mlp_bias);
 }
 
-void TensorList::add_moe(const std::string& blk, int i) {
+void TensorList::add_moe(const TensorPrefix& blk, int i) {
   int64_t experts = arch_.n_experts;
   int64_t width = arch_.moe_intermediate;
   add_linear(blk + "ffn_gate_inp", TensorRole::ffn_gate_inp, i, arch_.hidden, experts,
@@ -53,7 +53,7 @@ void TensorList::add_moe(const std::string& blk, int i) {
 
 // Query, key and value projections (or a fused qkv), the output, per-head q/k norms and sinks as
 // the family has them; a layer of `kind` takes its head widths (Gemma 4's full layers).
-void TensorList::add_attention(const std::string& blk, int i, int64_t kv_heads, AttentionKind kind) {
+void TensorList::add_attention(const TensorPrefix& blk, int i, int64_t kv_heads, AttentionKind kind) {
   int64_t head_dim = arch_.layer_head_dim(kind);
   int64_t v_head_dim = arch_.layer_v_head_dim(kind);
   bool global = kind == AttentionKind::full;
@@ -81,7 +81,7 @@ void TensorList::add_attention(const std::string& blk, int i, int64_t kv_heads, 
 }
 
 // Qwen3-Next gated DeltaNet (modeling_qwen3_next.py Qwen3NextGatedDeltaNet).
-void TensorList::add_linear_attention(const std::string& blk, int i) {
+void TensorList::add_linear_attention(const TensorPrefix& blk, int i) {
   int64_t key_dim = arch_.linear_k_heads * arch_.linear_k_head_dim;
   int64_t value_dim = arch_.linear_v_heads * arch_.linear_v_head_dim;
   add_linear(blk + "ssm_in", TensorRole::ssm_in, i, arch_.hidden, 2 * key_dim + 2 * value_dim,

@@ -4,12 +4,33 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 #include "arch_config.h"
 
 namespace llmcalc {
+
+// A tensor name's prefix ("blk.3.", "v.blk.0.", or none): joined with a stem it makes a name
+// with room for the ".weight" / ".bias" that TensorList::add_linear and add_norm append in place,
+// so each name is allocated once (a catalog model has up to 2,900 tensors, and rank builds 168).
+class TensorPrefix {
+ public:
+  TensorPrefix(std::string text) : text_(std::move(text)) {}  // NOLINT: a prefix is its text
+  TensorPrefix(const char* text) : text_(text) {}             // NOLINT
+  std::string operator+(std::string_view stem) const {
+    std::string name;
+    name.reserve(text_.size() + stem.size() + kSuffixRoom);
+    name.append(text_).append(stem);
+    return name;
+  }
+  const std::string& text() const { return text_; }
+
+ private:
+  static constexpr std::size_t kSuffixRoom = 8;  // ".weight"
+  std::string text_;
+};
 
 class TensorList {
  public:
@@ -25,23 +46,26 @@ class TensorList {
   void add(std::string name, TensorRole role, int layer, int64_t ne0, int64_t ne1, int64_t ne2 = 1) {
     tensors_.push_back({std::move(name), role, part_, layer, ne0, ne1, ne2});
   }
-  void add_norm(const std::string& name, int layer, int64_t width) {
-    add(name + ".weight", TensorRole::norm, layer, width, 1);
-    if (arch_.norm_bias) add(name + ".bias", TensorRole::norm, layer, width, 1);
+  // `name` without its ".weight" (and ".bias" where the family has them).
+  void add_norm(std::string name, int layer, int64_t width) {
+    std::string bias = arch_.norm_bias ? name + ".bias" : std::string();
+    add(std::move(name += ".weight"), TensorRole::norm, layer, width, 1);
+    if (!bias.empty()) add(std::move(bias), TensorRole::norm, layer, width, 1);
   }
-  void add_linear(const std::string& name, TensorRole role, int layer, int64_t in, int64_t out, bool bias,
+  void add_linear(std::string name, TensorRole role, int layer, int64_t in, int64_t out, bool bias,
                   int64_t experts = 1) {
-    add(name + ".weight", role, layer, in, out, experts);
-    if (bias) add(name + ".bias", TensorRole::bias, layer, out, 1, experts);
+    std::string bias_name = bias ? name + ".bias" : std::string();
+    add(std::move(name += ".weight"), role, layer, in, out, experts);
+    if (bias) add(std::move(bias_name), TensorRole::bias, layer, out, 1, experts);
   }
   // A dense MLP of `width` (gated unless the family's is not); suffix "_shexp" names a shared expert.
-  void add_dense_mlp(const std::string& blk, int layer, int64_t width, const std::string& suffix);
+  void add_dense_mlp(const TensorPrefix& blk, int layer, int64_t width, const std::string& suffix);
 
   // Routed experts (with the router, its score bias, scales and norms where the family has
   // them, a LatentMoE's projections) and the shared expert.
-  void add_moe(const std::string& blk, int i);
-  void add_attention(const std::string& blk, int i, int64_t kv_heads, AttentionKind kind);
-  void add_linear_attention(const std::string& blk, int i);
+  void add_moe(const TensorPrefix& blk, int i);
+  void add_attention(const TensorPrefix& blk, int i, int64_t kv_heads, AttentionKind kind);
+  void add_linear_attention(const TensorPrefix& blk, int i);
 
   const ArchConfig& arch() const { return arch_; }
   void set_part(ModelPart part) { part_ = part; }

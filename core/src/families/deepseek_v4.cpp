@@ -54,7 +54,7 @@ int64_t compress_ratio(const ArchConfig& arch, int64_t layer) {
 
 // Shapes of the published checkpoints: the compressor is 2 x head_dim wide on the overlapping
 // ratio-4 windows; the indexer has its own compressor.
-void add_layer_tensors(const std::string& blk, int i, TensorList& out) {
+void add_layer_tensors(const TensorPrefix& blk, int i, TensorList& out) {
   const ArchConfig& arch = out.arch();
   int64_t d = arch.hidden;
   int64_t hd = arch.head_dim;
@@ -104,7 +104,7 @@ void add_layer_tensors(const std::string& blk, int i, TensorList& out) {
 }
 
 // The final mixer of the hyper-connection streams before each head.
-void add_head_tensors(const std::string& prefix, int layer, TensorList& out) {
+void add_head_tensors(const TensorPrefix& prefix, int layer, TensorList& out) {
   const ArchConfig& arch = out.arch();
   out.add(prefix + "hc_head_fn", TensorRole::norm, layer, arch.hc_mult * arch.hidden, arch.hc_mult);
   out.add(prefix + "hc_head_base", TensorRole::norm, layer, arch.hc_mult, 1);

@@ -107,7 +107,7 @@ void add_gated_residual(const std::string& name, int layer, bool inject, TensorL
   if (inject) out.add(name + ".block_inject.weight", TensorRole::norm, layer, streams, arch.hc_mult);
 }
 
-void add_ple(const std::string& blk, int i, TensorList& out) {
+void add_ple(const TensorPrefix& blk, int i, TensorList& out) {
   const ArchConfig& arch = out.arch();
   int64_t streams = arch.hc_mult * arch.hidden;
   int64_t width = arch.family_size(kPleWidth);
@@ -119,7 +119,7 @@ void add_ple(const std::string& blk, int i, TensorList& out) {
           arch.family_size(kNgramRows + std::to_string(i)));
 }
 
-void add_layer_tensors(const std::string& blk, int i, TensorList& out) {
+void add_layer_tensors(const TensorPrefix& blk, int i, TensorList& out) {
   const ArchConfig& arch = out.arch();
   auto index = static_cast<std::size_t>(i);
   add_gated_residual(blk + "attn_hc", i, true, out);
@@ -141,7 +141,7 @@ void add_layer_tensors(const std::string& blk, int i, TensorList& out) {
 }
 
 // After the last layer, the final mixer; in each MTP layer, its input fusion and its own mixer.
-void add_head_tensors(const std::string& prefix, int layer, TensorList& out) {
+void add_head_tensors(const TensorPrefix& prefix, int layer, TensorList& out) {
   const ArchConfig& arch = out.arch();
   if (layer >= 0) {
     out.add_norm(prefix + "pre_fc_norm_embedding", layer, arch.hidden);

@@ -75,7 +75,7 @@ void read_config(const nlohmann::json&, const std::string&, const nlohmann::json
   }
 }
 
-void add_layer_tensors(const std::string& blk, int i, TensorList& out) {
+void add_layer_tensors(const TensorPrefix& blk, int i, TensorList& out) {
   const ArchConfig& arch = out.arch();
   auto index = static_cast<std::size_t>(i);
   int64_t d = arch.hidden;
@@ -99,7 +99,7 @@ void add_layer_tensors(const std::string& blk, int i, TensorList& out) {
 }
 
 // Each MTP layer's own output head (transformer.shared_head.output; GGUF nextn.shared_head_head).
-void add_head_tensors(const std::string& prefix, int layer, TensorList& out) {
+void add_head_tensors(const TensorPrefix& prefix, int layer, TensorList& out) {
   if (layer < 0) return;
   out.add(prefix + "shared_head_head.weight", TensorRole::output, layer, out.arch().hidden, out.arch().vocab);
 }
