@@ -87,7 +87,12 @@ LlmCalc.machineEditor = function (t, devices, links, onSet) {
     commitGroups(groups);
   });
 
+  // Rebuilt only when the groups changed (a keystroke elsewhere leaves the rows, and any edit
+  // the user is making in them, as they are).
+  let shownGroups = null;
   function renderGroups() {
+    if (state.more === shownGroups) return;
+    shownGroups = state.more;
     LlmCalc.dom.clear(groupList);
     const groups = S.parseGroups(state.more);
     groups.forEach((group, index) => {

@@ -706,14 +706,15 @@ class LlmCalcElement extends HTMLElement {
           ttft: f.seconds(r.prefill.ttft_s), prompt: f.integer(this.state.prompt) }),
     ]);
     ui.verdict.className = 'verdict ' + m.verdict;
-    LlmCalc.dom.clear(ui.bar);
+    // The bar's four segments, made once and resized.
     [['weights_part', m.weights_bytes, 'w'], ['kv_part', m.kv_cache_bytes, 'k'],
      ['overhead_part', m.overhead_bytes, 'o'], ['free_part', Math.max(0, m.usable_bytes - used), 'f']]
-      .forEach((part) => {
+      .forEach((part, i) => {
+        const segment = ui.bar.children[i] || ui.bar.appendChild(LlmCalc.dom.el('span', { class: 'seg ' + part[2] }));
+        const title = t(part[0]) + ': ' + f.gib(part[1]);
         const width = (100 * part[1] / scale).toFixed(2) + '%';
-        const segment = LlmCalc.dom.el('span', { class: 'seg ' + part[2], title: t(part[0]) + ': ' + f.gib(part[1]) });
-        segment.style.width = width;
-        ui.bar.appendChild(segment);
+        if (segment.title !== title) segment.title = title;
+        if (segment.style.width !== width) segment.style.width = width;
       });
     ui.bar.setAttribute('aria-label', t('total') + ' ' + f.gib(m.total_bytes) + ' / ' + f.gib(m.usable_bytes));
 
