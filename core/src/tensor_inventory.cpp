@@ -104,7 +104,7 @@ class InventoryBuilder : private TensorList {
   }
 
   // Kimi K3's attention residuals: a norm and a [1, hidden] projection.
-  void add_attention_residual(const std::string& name, int layer) {
+  void add_attention_residual(const TensorName& name, int layer) {
     add_norm(name + "_norm", layer, arch_.hidden);
     add(name + "_proj.weight", TensorRole::norm, layer, arch_.hidden, 1);
   }
@@ -302,7 +302,7 @@ class InventoryBuilder : private TensorList {
         add(blk + "nextn.eh_proj.weight", TensorRole::nextn_eh_proj, i, 2 * arch_.hidden, arch_.hidden);
       }
       if (arch_.mtp_shared_head_norm) add_norm(blk + "nextn.shared_head_norm", i, arch_.hidden);
-      if (arch_.family && arch_.family->add_head_tensors) arch_.family->add_head_tensors(blk + "nextn.", i, *this);
+      if (arch_.family && arch_.family->add_head_tensors) arch_.family->add_head_tensors(TensorPrefix(blk.text() + "nextn."), i, *this);
       // DeepSeek V3 and GLM-4.5 store their own embedding and head copies in the MTP layer
       // (the Hub totals count them); Qwen3-Next and GLM-5 share the main ones.
       if (arch_.mtp_own_embeddings) {
@@ -415,7 +415,7 @@ class InventoryBuilder : private TensorList {
   // Kimi K2.5's and K3's MoonViT and patch merger (see read_moonvit).
   void add_moonvit(const VisionConfig& v) {
     int64_t d = v.hidden;
-    auto norm = [&](const std::string& name, int64_t width, TensorRole role) {
+    auto norm = [&](const TensorName& name, int64_t width, TensorRole role) {
       add(name + ".weight", role, -1, width, 1);
       if (!v.rms_norm) add(name + ".bias", role, -1, width, 1);
     };

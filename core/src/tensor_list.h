@@ -12,23 +12,15 @@
 
 namespace llmcalc {
 
-// A tensor name's prefix ("blk.3.", "v.blk.0.", or none): joined with a stem it makes a name
-// with room for the ".weight" / ".bias" that TensorList::add_linear and add_norm append in place,
-// so each name is allocated once (a catalog model has up to 2,900 tensors, and rank builds 168).
+// A tensor name's prefix ("blk.3.", "v.blk.0.", or none), joined with a stem into a name.
 class TensorPrefix {
  public:
   TensorPrefix(std::string text) : text_(std::move(text)) {}  // NOLINT: a prefix is its text
   TensorPrefix(const char* text) : text_(text) {}             // NOLINT
-  std::string operator+(std::string_view stem) const {
-    std::string name;
-    name.reserve(text_.size() + stem.size() + kSuffixRoom);
-    name.append(text_).append(stem);
-    return name;
-  }
+  TensorName operator+(std::string_view stem) const { return TensorName(text_).append(stem); }
   const std::string& text() const { return text_; }
 
  private:
-  static constexpr std::size_t kSuffixRoom = 8;  // ".weight"
   std::string text_;
 };
 
@@ -43,20 +35,18 @@ class TensorList {
                                               kTensorsPerLayer * vision_layers + 64));
   }
 
-  void add(std::string name, TensorRole role, int layer, int64_t ne0, int64_t ne1, int64_t ne2 = 1) {
-    tensors_.push_back({std::move(name), role, part_, layer, ne0, ne1, ne2});
+  void add(const TensorName& name, TensorRole role, int layer, int64_t ne0, int64_t ne1, int64_t ne2 = 1) {
+    tensors_.push_back({name, role, part_, layer, ne0, ne1, ne2});
   }
   // `name` without its ".weight" (and ".bias" where the family has them).
-  void add_norm(std::string name, int layer, int64_t width) {
-    std::string bias = arch_.norm_bias ? name + ".bias" : std::string();
-    add(std::move(name += ".weight"), TensorRole::norm, layer, width, 1);
-    if (!bias.empty()) add(std::move(bias), TensorRole::norm, layer, width, 1);
+  void add_norm(const TensorName& name, int layer, int64_t width) {
+    add(name + ".weight", TensorRole::norm, layer, width, 1);
+    if (arch_.norm_bias) add(name + ".bias", TensorRole::norm, layer, width, 1);
   }
-  void add_linear(std::string name, TensorRole role, int layer, int64_t in, int64_t out, bool bias,
+  void add_linear(const TensorName& name, TensorRole role, int layer, int64_t in, int64_t out, bool bias,
                   int64_t experts = 1) {
-    std::string bias_name = bias ? name + ".bias" : std::string();
-    add(std::move(name += ".weight"), role, layer, in, out, experts);
-    if (bias) add(std::move(bias_name), TensorRole::bias, layer, out, 1, experts);
+    add(name + ".weight", role, layer, in, out, experts);
+    if (bias) add(name + ".bias", TensorRole::bias, layer, out, 1, experts);
   }
   // A dense MLP of `width` (gated unless the family's is not); suffix "_shexp" names a shared expert.
   void add_dense_mlp(const TensorPrefix& blk, int layer, int64_t width, const std::string& suffix);

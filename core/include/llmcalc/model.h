@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "llmcalc/issues.h"
+#include "llmcalc/tensor_name.h"
 
 namespace llmcalc {
 
@@ -76,7 +77,7 @@ enum class TensorRole {
 enum class ModelPart { text, vision, projector, mtp, audio };
 
 struct TensorSpec {
-  std::string name;      // GGUF-style name, e.g. "blk.3.attn_v.weight"
+  TensorName name;       // GGUF-style name, e.g. "blk.3.attn_v.weight"
   TensorRole role;
   ModelPart part;
   int layer;             // decoder layer index, -1 for model-level tensors

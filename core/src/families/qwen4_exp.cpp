@@ -97,7 +97,7 @@ void read_config(const nlohmann::json&, const std::string&, const nlohmann::json
 }
 
 // One Qwen4ExpTextGatedResidual over the hc_count streams; the last mixer has no injection.
-void add_gated_residual(const std::string& name, int layer, bool inject, TensorList& out) {
+void add_gated_residual(const TensorName& name, int layer, bool inject, TensorList& out) {
   const ArchConfig& arch = out.arch();
   int64_t streams = arch.hc_mult * arch.hidden;
   int64_t low_rank = arch.family_size(kLowRank);
