@@ -17,7 +17,11 @@ class TensorPrefix {
  public:
   TensorPrefix(std::string text) : text_(std::move(text)) {}  // NOLINT: a prefix is its text
   TensorPrefix(const char* text) : text_(text) {}             // NOLINT
-  TensorName operator+(std::string_view stem) const { return TensorName(text_).append(stem); }
+  TensorName operator+(std::string_view stem) const {
+    TensorName name(text_);
+    name.append(stem);
+    return name;
+  }
   const std::string& text() const { return text_; }
 
  private:
@@ -36,17 +40,17 @@ class TensorList {
   }
 
   void add(const TensorName& name, TensorRole role, int layer, int64_t ne0, int64_t ne1, int64_t ne2 = 1) {
-    tensors_.push_back({name, role, part_, layer, ne0, ne1, ne2});
+    add(name, "", role, layer, ne0, ne1, ne2);
   }
   // `name` without its ".weight" (and ".bias" where the family has them).
   void add_norm(const TensorName& name, int layer, int64_t width) {
-    add(name + ".weight", TensorRole::norm, layer, width, 1);
-    if (arch_.norm_bias) add(name + ".bias", TensorRole::norm, layer, width, 1);
+    add(name, ".weight", TensorRole::norm, layer, width, 1, 1);
+    if (arch_.norm_bias) add(name, ".bias", TensorRole::norm, layer, width, 1, 1);
   }
   void add_linear(const TensorName& name, TensorRole role, int layer, int64_t in, int64_t out, bool bias,
                   int64_t experts = 1) {
-    add(name + ".weight", role, layer, in, out, experts);
-    if (bias) add(name + ".bias", TensorRole::bias, layer, out, 1, experts);
+    add(name, ".weight", role, layer, in, out, experts);
+    if (bias) add(name, ".bias", TensorRole::bias, layer, out, 1, experts);
   }
   // A dense MLP of `width` (gated unless the family's is not); suffix "_shexp" names a shared expert.
   void add_dense_mlp(const TensorPrefix& blk, int layer, int64_t width, const std::string& suffix);
@@ -62,6 +66,12 @@ class TensorList {
   std::vector<TensorSpec> take() { return std::move(tensors_); }
 
  private:
+  // `stem` + `suffix`, written into the list's own record (names are copied once).
+  void add(const TensorName& stem, std::string_view suffix, TensorRole role, int layer, int64_t ne0, int64_t ne1,
+           int64_t ne2) {
+    tensors_.push_back({stem, role, part_, layer, ne0, ne1, ne2});
+    tensors_.back().name.append(suffix);
+  }
   static constexpr int64_t kTensorsPerLayer = 16;
   static constexpr int64_t kTensorsPerMoeLayer = 20;
   const ArchConfig& arch_;

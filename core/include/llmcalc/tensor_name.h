@@ -1,7 +1,8 @@
 // A tensor's GGUF-style name ("blk.3.attn_v.weight"), held inline. The inventory names thousands
 // of tensors per model and rank builds all 168 catalog models: a heap string per name was most of
 // that work (and of every copy of a model). Names are our own stems joined to a layer prefix, the
-// longest an MTP layer's (43 characters), so a name beyond the capacity is a broken invariant.
+// longest an MTP layer's (43 characters; 45 with a 1,024th layer), so a name beyond the capacity
+// is a broken invariant.
 #pragma once
 
 #include <array>
@@ -13,7 +14,7 @@ namespace llmcalc {
 
 class TensorName {
  public:
-  static constexpr std::size_t kCapacity = 63;
+  static constexpr std::size_t kCapacity = 47;
 
   TensorName(std::string_view text) { append(text); }  // NOLINT: names convert from text
   TensorName(const char* text) : TensorName(std::string_view(text)) {}  // NOLINT
@@ -25,7 +26,10 @@ class TensorName {
     size_ = static_cast<unsigned char>(size_ + text.size());
     return *this;
   }
-  friend TensorName operator+(TensorName name, std::string_view text) { return name.append(text); }
+  friend TensorName operator+(TensorName name, std::string_view text) {
+    name.append(text);
+    return name;
+  }
 
   std::string_view view() const { return {chars_.data(), size_}; }
   operator std::string_view() const { return view(); }  // NOLINT
