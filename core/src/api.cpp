@@ -25,6 +25,7 @@
 #include "llmcalc/scenario.h"
 #include "llmcalc/speed.h"
 #include "llmcalc/weights.h"
+#include "json_text.h"
 #include "published_formats.h"
 
 #ifndef LLMCALC_VERSION
@@ -78,15 +79,10 @@ nlohmann::json envelope_head(const Issues& issues) {
   return {{"ok", !issues.has_errors()}, {"api_version", kApiVersion}, {"issues", issues_json(issues)}};
 }
 
-// Replaces invalid UTF-8 from user strings rather than throwing while serializing.
-std::string answer_text(const nlohmann::json& answer) {
-  return answer.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-}
-
 std::string envelope(const Issues& issues, nlohmann::json result) {
   nlohmann::json out = envelope_head(issues);
   if (!issues.has_errors()) out["result"] = std::move(result);
-  return answer_text(out);
+  return json_text(out);
 }
 
 nlohmann::json model_card_json(const Scenario& s) {
@@ -107,7 +103,7 @@ nlohmann::json model_card_json(const Scenario& s) {
 // the envelope's other keys, so it closes the text dump() writes without it.
 std::string envelope_around(const Issues& issues, const std::string& result_text) {
   if (issues.has_errors()) return envelope(issues, nullptr);
-  std::string out = answer_text(envelope_head(issues));
+  std::string out = json_text(envelope_head(issues));
   out.pop_back();  // the closing brace
   out += ",\"result\":";
   out += result_text;

@@ -6,8 +6,6 @@
 #include <array>
 #include <cmath>
 
-#include <nlohmann/json.hpp>
-
 namespace llmcalc {
 
 void append_json_number(std::string& out, double value) {
@@ -28,7 +26,7 @@ void append_json_string(std::string& out, const std::string& value) {
   // Beyond ASCII, dump() checks the UTF-8 (replacing what is invalid): left to it.
   for (char c : value) {
     if (static_cast<unsigned char>(c) >= 0x80) {
-      out += nlohmann::json(value).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+      out += json_text(value);
       return;
     }
   }
@@ -55,6 +53,10 @@ void append_json_string(std::string& out, const std::string& value) {
     }
   }
   out += '"';
+}
+
+std::string json_text(const nlohmann::json& value) {
+  return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 }  // namespace llmcalc

@@ -7,11 +7,17 @@
 #include <cstdint>
 #include <string>
 
+#include <nlohmann/json.hpp>
+
 namespace llmcalc {
 
 void append_json_number(std::string& out, double value);
 void append_json_integer(std::string& out, int64_t value);
 void append_json_bool(std::string& out, bool value);
 void append_json_string(std::string& out, const std::string& value);
+
+// The compact text dump() writes for `value`, invalid UTF-8 from user strings replaced rather
+// than failing the serialization: every answer's text.
+std::string json_text(const nlohmann::json& value);
 
 }  // namespace llmcalc
