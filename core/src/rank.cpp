@@ -64,7 +64,7 @@ void append_row(std::string& out, const Scenario& s, const ModelSpec& model, con
   out += ",\"moe\":";
   append_json_bool(out, model.params.experts_routed > 0);
   out += ",\"name\":";
-  append_json_string(out, r.value("name", entry.id));
+  append_json_string(out, s.model_name);  // the record's name, set by rank_models
   out += ",\"native_context_tokens\":";
   append_json_integer(out, model.max_context_tokens);
   out += ",\"params_active\":";
