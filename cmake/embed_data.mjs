@@ -66,10 +66,16 @@ function strip(value, depth) {
 
 const files = walk(dataDir, ['.json']).map((path) =>
   [relative(dataDir, path), JSON.stringify(strip(JSON.parse(readFileSync(path, 'utf8')), 0))]);
-// wasm/embedded_data_from_js.cpp reads the script's array: [path, JSON text] pairs.
+// wasm/embedded_data_from_js.cpp reads the script's array: [path, JSON text] pairs, each text a
+// String.raw template, so its quotes and backslashes stay as they are (as a JSON string every quote
+// would be escaped: 0.7 KB more gzip).
 function script() {
+  const entries = files.map(([name, text]) => {
+    if (/`|\$\{/.test(text)) throw new Error(`${name} holds a backtick or \${, which end or open a template`);
+    return `[${JSON.stringify(name)},String.raw\`${text}\`]`;
+  });
   return `// Generated from data/ by cmake/embed_data.mjs; do not edit.
-var llmcalcDataFiles = ${JSON.stringify(files)};
+var llmcalcDataFiles = [${entries.join(',\n')}];
 `;
 }
 

@@ -15,8 +15,14 @@ function serializeCalculator() {
     if (input.type === 'checkbox' || input.type === 'radio') input.toggleAttribute('checked', input.checked);
     else if (input.type !== 'file') input.setAttribute('value', input.value);
   });
+  // A closed menu shows its chosen option only, so the others stay out of the HTML (389 options,
+  // 4.8 KB gzip); a menu opened in the tenth of a second before the live element replaces the
+  // pre-render lists that one option.
   root.querySelectorAll('select').forEach((select) => {
-    Array.prototype.forEach.call(select.options, (option) => option.toggleAttribute('selected', option.selected));
+    Array.from(select.options).forEach((option) => {
+      if (option.selected) option.setAttribute('selected', '');
+      else option.remove();
+    });
   });
   const rules = [];
   root.querySelectorAll('[style]').forEach((node, index) => {

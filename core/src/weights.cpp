@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string_view>
+#include <utility>
 
 #include "gguf_quant_mix.h"
 #include "llmcalc/catalog.h"
@@ -85,7 +87,8 @@ std::optional<double> exl_bits(const std::string& format) {
 
 int64_t bits_to_bytes(double bits) { return static_cast<int64_t>(std::ceil(bits / 8.0)); }
 
-int64_t checkpoint_tensor_bytes(const TensorSpec& t, const CheckpointFormat& f, std::string& storage) {
+// `storage` is left naming the dtype the tensor is stored in (a literal or the format's id).
+int64_t checkpoint_tensor_bytes(const TensorSpec& t, const CheckpointFormat& f, std::string_view& storage) {
   bool keep = t.ne1 == 1 || t.role == TensorRole::norm || t.role == TensorRole::bias ||
               std::find(f.keep_roles.begin(), f.keep_roles.end(), role_name(t.role)) !=
                   f.keep_roles.end() ||
@@ -147,28 +150,35 @@ std::optional<WeightPlan> plan_weights(const ModelSpec& model, const std::string
                           &plan.layer_expert_max_bytes, &plan.layer_dense_max_bytes}) {
     per_layer->assign(static_cast<std::size_t>(model.n_layers), 0);
   }
-  auto storage_total = plan.bytes_by_storage.end();  // the last storage type added to, as tensors run in groups
-  auto add = [&](std::size_t index, const std::string& storage, int64_t bytes) {
+  // Bytes per storage type, summed apart from the plan's map: tensors run in groups of one
+  // type, and a map lookup per tensor (with a string made for each) took a fifth of the first
+  // rank's planning (issue #22). `storage` names a string that outlives the plan.
+  std::vector<std::pair<std::string_view, int64_t>> storage_totals;
+  std::size_t storage_total = 0;  // the last one added to
+  // Routed experts are chosen per token from the first MoE layer's count.
+  int64_t experts_active = 1;
+  for (const LayerSpec& layer : model.layers) {
+    if (layer.mlp.moe) {
+      experts_active = layer.mlp.n_experts_active;
+      break;
+    }
+  }
+  auto add = [&](std::size_t index, std::string_view storage, int64_t bytes) {
     const TensorSpec& t = model.tensors[index];
     plan.total_bytes += bytes;
     plan.elements += t.elements();
     if (t.part == ModelPart::text) plan.text_bytes += bytes;
     if (t.part == ModelPart::text && is_expert_tensor(t)) {
       plan.expert_bytes += bytes;
-      int64_t active = t.ne2 > 0 ? bytes / t.ne2 : 0;
-      for (const LayerSpec& layer : model.layers) {
-        if (layer.mlp.moe) {
-          active *= layer.mlp.n_experts_active;
-          break;
-        }
-      }
-      plan.active_expert_bytes += active;
+      plan.active_expert_bytes += (t.ne2 > 0 ? bytes / t.ne2 : 0) * experts_active;
     }
     if (is_embedding_table(t)) plan.token_embd_bytes += bytes;
-    if (storage_total == plan.bytes_by_storage.end() || storage_total->first != storage) {
-      storage_total = plan.bytes_by_storage.try_emplace(storage, 0).first;
+    if (storage_total >= storage_totals.size() || storage_totals[storage_total].first != storage) {
+      storage_total = 0;
+      while (storage_total < storage_totals.size() && storage_totals[storage_total].first != storage) ++storage_total;
+      if (storage_total == storage_totals.size()) storage_totals.emplace_back(storage, 0);
     }
-    storage_total->second += bytes;
+    storage_totals[storage_total].second += bytes;
     // Where the bytes sit: the token embedding apart, per decoder layer (routed experts apart),
     // and what no layer holds (vision, the output layer) with the output layer.
     if (is_embedding_table(t)) return;
@@ -185,6 +195,10 @@ std::optional<WeightPlan> plan_weights(const ModelSpec& model, const std::string
       plan.layer_dense_max_bytes[layer] = std::max(plan.layer_dense_max_bytes[layer], bytes);
     }
   };
+  auto planned = [&] {
+    for (const auto& [storage, bytes] : storage_totals) plan.bytes_by_storage.emplace(storage, bytes);
+    return std::optional<WeightPlan>(std::move(plan));
+  };
 
   const CheckpointFormat* checkpoint = nullptr;
   for (const CheckpointFormat& f : checkpoint_formats()) {
@@ -197,7 +211,7 @@ std::optional<WeightPlan> plan_weights(const ModelSpec& model, const std::string
     // (vLLM's and SGLang's model classes skip them, as mlx-lm's sanitize and transformers'
     // ignored keys do): kept apart, as for GGUF files.
     for (std::size_t i = 0; i < model.tensors.size(); ++i) {
-      std::string storage;
+      std::string_view storage;
       int64_t bytes = checkpoint_tensor_bytes(model.tensors[i], *checkpoint, storage);
       if (model.tensors[i].part == ModelPart::mtp) {
         plan.mtp_bytes += bytes;
@@ -205,7 +219,7 @@ std::optional<WeightPlan> plan_weights(const ModelSpec& model, const std::string
         add(i, storage, bytes);
       }
     }
-    return plan;
+    return planned();
   }
   if (std::optional<double> bits = exl_bits(format)) {
     for (std::size_t i = 0; i < model.tensors.size(); ++i) {
@@ -214,9 +228,9 @@ std::optional<WeightPlan> plan_weights(const ModelSpec& model, const std::string
       bool full = t.ne1 == 1 || t.role == TensorRole::norm || t.role == TensorRole::bias ||
                   is_embedding_table(t) || t.role == TensorRole::ffn_gate_inp;
       double element_bits = full ? 16.0 : t.role == TensorRole::output ? 6.0 : *bits;
-      add(i, full ? "16-bit" : format, bits_to_bytes(static_cast<double>(t.elements()) * element_bits));
+      add(i, full ? std::string_view("16-bit") : std::string_view(format), bits_to_bytes(static_cast<double>(t.elements()) * element_bits));
     }
-    return plan;
+    return planned();
   }
   if (is_gguf_format(format)) {
     std::vector<const GgmlType*> types = gguf_tensor_types(model, format, imatrix);
@@ -231,7 +245,7 @@ std::optional<WeightPlan> plan_weights(const ModelSpec& model, const std::string
         add(i, type->name, blocks * type->type_size_bytes);
       }
     }
-    return plan;
+    return planned();
   }
   issues.error("unknown_format", path,
                "Unknown weight format '" + format.substr(0, 40) +

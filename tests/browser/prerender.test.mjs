@@ -10,14 +10,22 @@ import { browserSuite, distDir, figure, openPage, waitForCalculator } from './ha
 const suite = browserSuite();
 
 // Everything a reader sees: the text of the shadow root's visible elements, the values of its
-// controls, and which sections are open.
+// controls (a menu's with the label it shows), and which sections are open. A menu's text is
+// every option's, shown or not, and the pre-render keeps only the chosen one (web/prerender.mjs):
+// menus are taken out of the text while it is read.
 function snapshot() {
   const root = document.querySelector('llm-calc').shadowRoot;
   const visible = Array.from(root.children).filter((node) => node.tagName !== 'STYLE');
+  const menus = Array.from(root.querySelectorAll('select'));
+  menus.forEach((menu) => menu.style.setProperty('display', 'none', 'important'));
+  const text = visible.map((node) => node.innerText).join('\n');
+  menus.forEach((menu) => menu.style.removeProperty('display'));
+  const value = (c) => c.type === 'checkbox' ? c.checked
+    : c.tagName === 'SELECT' ? `${c.value} (${c.selectedOptions[0] ? c.selectedOptions[0].text : ''})` : c.value;
   return {
-    text: visible.map((node) => node.innerText).join('\n'),
+    text,
     controls: Array.from(root.querySelectorAll('input, select')).filter((c) => c.type !== 'file')
-      .map((c) => `${c.id || c.getAttribute('data-key') || c.type}=${c.type === 'checkbox' ? c.checked : c.value}`),
+      .map((c) => `${c.id || c.getAttribute('data-key') || c.type}=${value(c)}`),
     open: Array.from(root.querySelectorAll('details')).map((d) => d.open),
   };
 }
