@@ -42,12 +42,15 @@ const minifiedCssText = {
     }));
   },
 };
-const bundled = await build({
-  entryPoints: [join(webDir, 'src', 'main.mjs')], bundle: true, minify: true, format: 'iife',
+const bundleOf = async (entry) => (await build({
+  entryPoints: [join(webDir, 'src', entry)], bundle: true, minify: true, format: 'iife',
   target: TARGETS, plugins: [minifiedCssText], legalComments: 'none', write: false, logLevel: 'warning',
-});
-const bundle = bundled.outputFiles[0].text;
+})).outputFiles[0].text;
+const bundle = await bundleOf('main.mjs');
 writeFileSync(join(distDir, 'llm-calc.js'), bundle);
+// The page's Spanish, read beside llm-calc.js when a page first shows it (web/src/30-i18n.mjs).
+const spanish = await bundleOf('lang-es.mjs');
+writeFileSync(join(distDir, 'llm-calc-es.js'), spanish);
 
 const wasmPath = corePath.replace(/\.js$/, '.wasm');
 // The module's glue, minified further (emscripten's own pass leaves names and its data script),
@@ -81,11 +84,13 @@ writeFileSync(join(distDir, 'index.html'), replaceOnce(pageSource, CSP, (() => {
 const safeScript = (code) => code.replace(/<\/script/gi, '<\\/script').replace(/<!--/g, '<\\!--');
 const inlineCore = safeScript(core);
 const inlineBundle = safeScript(bundle);
+const inlineSpanish = safeScript(spanish);
 let single = pageSource;
 // The page's own connect-src (data: and the Hugging Face hosts "fetch by name" reads from).
 const connectSrc = /connect-src ([^;"]*)/.exec(single);
 if (!connectSrc) throw new Error('index.html has no connect-src');
-const csp = `default-src 'none'; script-src ${hash(prerendered.guard)} ${hash(inlineCore)} ${hash(inlineBundle)} 'wasm-unsafe-eval'; ` +
+const csp = `default-src 'none'; script-src ${hash(prerendered.guard)} ${hash(inlineCore)} ${hash(inlineBundle)} ${hash(inlineSpanish)} ` +
+  `'wasm-unsafe-eval'; ` +
   `style-src ${styleHashes}; img-src data:; connect-src ${connectSrc[1]}; ` +
   `base-uri 'none'; form-action 'none'`;
 single = replaceOnce(single, CSP, `<meta http-equiv="Content-Security-Policy" content="${csp}">`);
@@ -98,7 +103,9 @@ const gzipped = (path) => execFileSync('zopfli', ['--i15', '-c', path], { maxBuf
 const wasmBlock = `<script type="application/gzip" id="llmcalc-wasm">` +
   `${gzipped(wasmPath).toString('base64')}</script>`;
 single = replaceOnce(single, /<script defer src="llmcalc_core.js"><\/script>/, `${wasmBlock}<script>${inlineCore}</script>`);
-single = replaceOnce(single, /<script defer src="llm-calc.js"><\/script>/, `<script>${inlineBundle}</script>`);
+// Spanish first: its tables are in place before the element picks its language.
+single = replaceOnce(single, /<script defer src="llm-calc.js"><\/script>/,
+  `<script>${inlineSpanish}</script><script>${inlineBundle}</script>`);
 writeFileSync(join(distDir, 'llm-calculator.html'), single);
 
 // Compressed siblings for the server (web/static-server.mjs sends the one the browser accepts).

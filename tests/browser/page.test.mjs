@@ -577,3 +577,24 @@ test('a trap inside the module shows an internal error, and a fresh instance ans
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+// Issue #22: the page's Spanish is a script of its own (dist/llm-calc-es.js), which a page in
+// English never asks for; switching to Spanish reads it once, and the page is then in Spanish.
+test('an English page does not load the Spanish tables; switching to Spanish loads them once', async () => {
+  const { context, page, errors } = await openPage(suite.browser, { locale: 'en-US' });
+  const requested = [];
+  page.on('request', (request) => requested.push(new URL(request.url()).pathname));
+  await page.goto(`${suite.base}/index.html`);
+  await waitForCalculator(page);
+  assert.deepEqual(requested.filter((path) => path.endsWith('.js')).sort(), ['/llm-calc.js', '/llmcalc_core.js']);
+  await page.locator('llm-calc #f-lang').selectOption('es');
+  await page.waitForFunction(() => document.querySelector('llm-calc').shadowRoot
+    .querySelector('#f-lang').getAttribute('aria-label') === 'Idioma');
+  await page.locator('llm-calc #f-lang').selectOption('en');
+  await page.locator('llm-calc #f-lang').selectOption('es');
+  await page.waitForFunction(() => document.querySelector('llm-calc').shadowRoot
+    .querySelector('#f-lang').getAttribute('aria-label') === 'Idioma');
+  assert.equal(requested.filter((path) => path === '/llm-calc-es.js').length, 1);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -1,19 +1,21 @@
-// The string tables (web/src/30-i18n.mjs): an object literal keeps the last of two equal keys, so
-// a repeated key silently replaces a label; and Spanish has every English string.
+// The string tables (web/src/30-i18n.mjs in English, web/src/lang-es.mjs in Spanish): an object
+// literal keeps the last of two equal keys, so a repeated key silently replaces a label; and
+// Spanish has every English string.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const source = readFileSync(join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'web', 'src', '30-i18n.mjs'), 'utf8');
+const sources = Object.fromEntries([['en', '30-i18n.mjs'], ['es', 'lang-es.mjs']].map(([lang, file]) =>
+  [lang, readFileSync(join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'web', 'src', file), 'utf8')]));
 
-// The keys of the table that starts at `  <lang>: {` inside `const <name> = {`.
+// The keys of the table `const <name> = {` ... `};` in `lang`'s file.
 function keysOf(name, lang) {
-  const start = source.indexOf(`const ${name} = {`);
-  const open = source.indexOf(`\n  ${lang}: {`, start);
-  const close = source.indexOf('\n  },', open);
-  assert.ok(start >= 0 && open > start && close > open, `${name}.${lang} found`);
+  const source = sources[lang];
+  const open = source.indexOf(`const ${name} = {`);
+  const close = source.indexOf('\n};', open);
+  assert.ok(open >= 0 && close > open, `${name} found in the ${lang} file`);
   // A key starts a line or follows ", " (words ending in a colon inside a string do neither).
   return [...source.slice(open, close).matchAll(/(?:^\s+|, )([a-z_0-9]+): (?:['`(])/gm)].map((m) => m[1]);
 }

@@ -72,7 +72,9 @@ class LlmCalcElement extends HTMLElement {
       LlmCalc.dom.clear(this.shadowRoot);
       this.shadowRoot.appendChild(el('p', { class: 'loading', text: 'Loading…' }));
     }
-    LlmCalc.loadCore().then(function (core) {
+    // The module and the page's language (a script of its own unless English) load side by side.
+    Promise.all([LlmCalc.loadCore(), LlmCalc.i18n.load(LlmCalc.i18n.pickLanguage(this.state.lang))]).then(function (loaded) {
+      const core = loaded[0];
       return self.takeover ? afterNextPaint().then(function () { return core; }) : core;
     }).then(function (core) {
       self.core = core;
@@ -124,8 +126,15 @@ class LlmCalcElement extends HTMLElement {
     this.notice = decoded.notice;
     this.noticeKeys = decoded.rejected;
     // Back / Forward across a language change: the page is rebuilt in the link's language.
-    if (this.built && LlmCalc.i18n.pickLanguage(this.state.lang) !== this.lang) this.build();
-    this.schedule();
+    const lang = LlmCalc.i18n.pickLanguage(this.state.lang);
+    if (!this.built || lang === this.lang) {
+      this.schedule();
+      return;
+    }
+    LlmCalc.i18n.load(lang).then(() => {
+      this.build();
+      this.schedule();
+    });
   }
 
   // The matrix, chart and device table cost more than the main figures: they follow in later
@@ -323,8 +332,10 @@ class LlmCalcElement extends HTMLElement {
     language.value = this.lang;
     language.addEventListener('change', () => {
       this.set('lang', language.value, true);
-      this.build();
-      this.render();
+      LlmCalc.i18n.load(language.value).then(() => {
+        this.build();
+        this.render();
+      });
     });
     // The page copies a link that reopens this state. A widget in someone else's page does not
     // read the address (only the page does, with sync-hash), so it copies the element with these
