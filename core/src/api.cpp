@@ -121,7 +121,7 @@ std::optional<nlohmann::json> parsed_request(const std::string& request_json, Is
     issues.error("too_deep", "", "The request nests deeper than 64 levels.");
     return std::nullopt;
   }
-  nlohmann::json request = nlohmann::json::parse(request_json, nullptr, false);
+  nlohmann::json request = parse_json(request_json);
   if (request.is_discarded()) {
     issues.error("malformed_json", "", "The request is not valid JSON.");
     return std::nullopt;

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "llmcalc/embedded_data.h"
+#include "json_text.h"
 
 namespace llmcalc {
 namespace {
@@ -20,7 +21,7 @@ const Catalog& Catalog::instance() {
 }
 
 const nlohmann::json& CatalogModel::record() const {
-  if (!parsed_) parsed_ = nlohmann::json::parse(text);
+  if (!parsed_) parsed_ = parse_json(text);
   return *parsed_;
 }
 
@@ -39,7 +40,7 @@ Catalog::Catalog() {
       models_.push_back(std::move(model));
       continue;
     }
-    nlohmann::json record = nlohmann::json::parse(file.content);
+    nlohmann::json record = parse_json(file.content);
     if (starts_with(path, "devices/")) {
       if (record.contains("incomplete")) continue;  // a record still missing a core figure
       std::string id = record.at("id").get<std::string>();

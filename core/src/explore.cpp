@@ -8,6 +8,7 @@
 #include "llmcalc/catalog.h"
 #include "llmcalc/evaluation.h"
 #include "llmcalc/scenario.h"
+#include "stable_insertion_sort.h"
 
 namespace llmcalc {
 namespace {
@@ -35,7 +36,7 @@ const std::vector<const nlohmann::json*>& cloud_offers_by_price() {
     for (const nlohmann::json& offer : *offers) {
       if (offer["device_id"].is_string() && offer["usd_per_hour"].is_number()) out.push_back(&offer);
     }
-    std::stable_sort(out.begin(), out.end(), [](const nlohmann::json* a, const nlohmann::json* b) {
+    stable_insertion_sort(out, [](const nlohmann::json* a, const nlohmann::json* b) {
       return (*a)["usd_per_hour"].get<double>() < (*b)["usd_per_hour"].get<double>();
     });
     return out;
@@ -57,8 +58,7 @@ const std::vector<MultiGpu>& multi_gpu_by_price() {
       if (h.kind != "discrete" || h.price_usd <= 0) continue;
       for (int64_t count : {2, 4}) out.push_back({&h, count, h.price_usd * static_cast<double>(count)});
     }
-    std::stable_sort(out.begin(), out.end(),
-                     [](const MultiGpu& a, const MultiGpu& b) { return a.price_usd < b.price_usd; });
+    stable_insertion_sort(out, [](const MultiGpu& a, const MultiGpu& b) { return a.price_usd < b.price_usd; });
     return out;
   }();
   return sorted;
@@ -231,12 +231,11 @@ nlohmann::json explore(const nlohmann::json& request, Issues& issues) {
   nlohmann::json out = {{"context_tokens", context_tokens}};
   // Quantization x context: the engine's formats at 8K, 32K, 128K and the native maximum.
   if (wanted->matrix) {
-    std::vector<int64_t> contexts = {8192, 32768, 131072, model.max_context_tokens};
-    std::sort(contexts.begin(), contexts.end());
-    contexts.erase(std::unique(contexts.begin(), contexts.end()), contexts.end());
-    contexts.erase(std::remove_if(contexts.begin(), contexts.end(),
-                                  [&](int64_t c) { return c > model.max_context_tokens; }),
-                   contexts.end());
+    std::vector<int64_t> contexts;
+    for (int64_t c : {8192, 32768, 131072}) {
+      if (c < model.max_context_tokens) contexts.push_back(c);
+    }
+    contexts.push_back(model.max_context_tokens);
     nlohmann::json matrix = nlohmann::json::array();
     for (const auto& [format, bits] : engine_format_ladder(s.engine.engine)) {
       s.weights = format;

@@ -11,6 +11,7 @@
 #include "llmcalc/embedded_data.h"
 #include "llmcalc/gguf_reader.h"
 #include "llmcalc/json_reader.h"
+#include "json_text.h"
 
 namespace llmcalc {
 namespace {
@@ -195,7 +196,7 @@ nlohmann::json file_type_name(const nlohmann::json& metadata) {
   static const nlohmann::json names = [] {
     for (const EmbeddedFile& file : embedded_data_files()) {
       if (std::string(file.path) == "formats/llama_file_types.json") {
-        return nlohmann::json::parse(file.content).at("file_types");
+        return parse_json(file.content).at("file_types");
       }
     }
     return nlohmann::json::object();

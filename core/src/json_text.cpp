@@ -55,6 +55,15 @@ void append_json_string(std::string& out, const std::string& value) {
   out += '"';
 }
 
+nlohmann::json parse_json(std::string_view text) {
+  nlohmann::json document;
+  nlohmann::detail::json_sax_dom_parser<nlohmann::json> builder(document, false);
+  if (!nlohmann::json::sax_parse(text.data(), text.data() + text.size(), &builder)) {
+    document = nlohmann::json(nlohmann::json::value_t::discarded);
+  }
+  return document;
+}
+
 std::string json_text(const nlohmann::json& value) {
   return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }

@@ -21,6 +21,7 @@
 #include "llmcalc/json_reader.h"
 #include "llmcalc/scenario.h"
 #include "engine_memory.h"
+#include "stable_insertion_sort.h"
 
 namespace llmcalc {
 namespace {
@@ -181,7 +182,7 @@ nlohmann::json plan_deployments(const nlohmann::json& request, Issues& issues) {
       }
     }
   }
-  std::stable_sort(setups.begin(), setups.end(), [](const nlohmann::json& a, const nlohmann::json& b) {
+  stable_insertion_sort(setups, [](const nlohmann::json& a, const nlohmann::json& b) {
     double ra = or_infinity(a["rent_usd_per_hour"]);
     double rb = or_infinity(b["rent_usd_per_hour"]);
     return ra != rb ? ra < rb : or_infinity(a["buy_usd"]) < or_infinity(b["buy_usd"]);

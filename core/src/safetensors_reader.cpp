@@ -2,6 +2,7 @@
 // u64 little-endian N, then N bytes of JSON {name: {dtype, shape, data_offsets: [begin, end]}},
 // optional "__metadata__" of strings. Offsets must match dtype x shape and stay in order.
 #include "llmcalc/safetensors_reader.h"
+#include "json_text.h"
 
 #include <cstring>
 #include <limits>
@@ -46,7 +47,7 @@ std::optional<nlohmann::json> read_index(const nlohmann::json& index, const std:
 std::optional<nlohmann::json> read_safetensors(const std::string& bytes, const std::string& path,
                                                Issues& issues) {
   if (!bytes.empty() && bytes.front() == '{') {
-    nlohmann::json index = nlohmann::json::parse(bytes, nullptr, false);
+    nlohmann::json index = parse_json(bytes);
     if (index.is_discarded() || !index.is_object()) {
       issues.error("safetensors_bad_index", path, "The index is not valid JSON.");
       return std::nullopt;
@@ -65,9 +66,7 @@ std::optional<nlohmann::json> read_safetensors(const std::string& bytes, const s
   if (bytes.size() - 8 < header_bytes) {
     return nlohmann::json{{"status", "need_more_bytes"}, {"bytes_needed", header_bytes + 8}};
   }
-  nlohmann::json header = nlohmann::json::parse(bytes.begin() + 8,
-                                                bytes.begin() + 8 + static_cast<std::ptrdiff_t>(header_bytes),
-                                                nullptr, false);
+  nlohmann::json header = parse_json(std::string_view(bytes).substr(8, static_cast<std::size_t>(header_bytes)));
   if (header.is_discarded() || !header.is_object()) {
     issues.error("safetensors_bad_header", path, "The header is not a JSON object.");
     return std::nullopt;

@@ -9,6 +9,7 @@
 
 #include "llmcalc/embedded_data.h"
 #include "llmcalc/network.h"
+#include "json_text.h"
 
 namespace llmcalc {
 
@@ -73,7 +74,7 @@ SpeedAssumptions default_speed_assumptions(const std::string& key, const std::st
 SpeedAssumptions lookup_speed_assumptions(const std::string& key, const std::string& engine) {
   static const nlohmann::json calibration = [] {
     for (const EmbeddedFile& file : embedded_data_files()) {
-      if (std::string(file.path) == "speed_calibration.json") return nlohmann::json::parse(file.content);
+      if (std::string(file.path) == "speed_calibration.json") return parse_json(file.content);
     }
     return nlohmann::json::object();
   }();

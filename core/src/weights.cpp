@@ -10,6 +10,7 @@
 #include "gguf_quant_mix.h"
 #include "llmcalc/catalog.h"
 #include "llmcalc/embedded_data.h"
+#include "json_text.h"
 
 namespace llmcalc {
 namespace {
@@ -30,7 +31,7 @@ const std::vector<CheckpointFormat>& checkpoint_formats() {
     std::vector<CheckpointFormat> out;
     for (const EmbeddedFile& file : embedded_data_files()) {
       if (std::string(file.path) != "formats/checkpoint_formats.json") continue;
-      const nlohmann::json document = nlohmann::json::parse(file.content);
+      const nlohmann::json document = parse_json(file.content);
       for (const auto& f : document.at("formats")) {
         CheckpointFormat format;
         format.id = f.at("id").get<std::string>();
