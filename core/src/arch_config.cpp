@@ -4,7 +4,9 @@
 #include "family.h"
 
 #include <algorithm>
+#include <iterator>
 #include <set>
+#include <string_view>
 
 #include "llmcalc/catalog.h"
 #include "llmcalc/json_reader.h"
@@ -13,7 +15,7 @@
 namespace llmcalc {
 namespace {
 
-const std::set<std::string> kKnownFamilies = {
+constexpr std::string_view kKnownFamilies[] = {
     "llama",     "mistral",     "mistral3", "qwen2",       "qwen3",      "granite",
     "phi3",      "gemma",       "gemma2",   "gemma3",      "gemma3_text", "mixtral",
     "qwen2_moe", "qwen3_moe",   "deepseek_v2", "deepseek_v3", "kimi_k2",  "gpt_oss",
@@ -886,7 +888,8 @@ std::optional<ArchConfig> read_arch_config(const nlohmann::json& config, const s
   // Kimi K3 wraps a Kimi Linear one (KDA + MLA, LatentMoE) with another MoonViT.
   if (arch.model_type == "kimi_k25") arch.model_type = "kimi_k2";
   if (arch.model_type == "kimi_k3") arch.model_type = "kimi_linear";
-  if (kKnownFamilies.count(arch.model_type) == 0 && !arch.family) {
+  if (std::find(std::begin(kKnownFamilies), std::end(kKnownFamilies), arch.model_type) == std::end(kKnownFamilies) &&
+      !arch.family) {
     std::string type = arch.model_type.substr(0, 40);
     issues.warning("unknown_family", json_pointer_append(path, "model_type"),
                    say(issues.language,

@@ -56,6 +56,10 @@ struct AudioConfig {
 
 struct FamilyDefinition;
 
+// One flag per layer (0 or 1), not std::vector<bool>, whose bit-packed vector cost 3.8 KB of the
+// module's code (issue #22).
+using LayerFlags = std::vector<char>;
+
 struct ArchConfig {
   std::string model_type;
   const FamilyDefinition* family = nullptr;  // defined in its own file (family.h), or generic
@@ -108,7 +112,7 @@ struct ArchConfig {
   bool router_bias = false;
   bool expert_bias = false;         // gpt-oss: biases on expert projections
   bool expert_score_bias = false;   // DeepSeek V3: e_score_correction_bias
-  std::vector<bool> layer_moe;      // one per layer
+  LayerFlags layer_moe;             // one per layer
   std::vector<int64_t> layer_intermediate;  // dense FFN width per layer (0: no FFN block)
   std::vector<int64_t> layer_kv_heads;      // KV heads per attention layer
   std::vector<int64_t> layer_q_heads;       // query heads per layer, MTP layers included (empty: n_heads)
@@ -161,7 +165,7 @@ struct ArchConfig {
   // DeepSeek V3.2 sparse-attention indexer (per layer).
   int64_t indexer_heads = 0;
   int64_t indexer_head_dim = 0;
-  std::vector<bool> layer_indexer;  // which layers carry one (empty: all; MTP layers always)
+  LayerFlags layer_indexer;         // which layers carry one (empty: all; MTP layers always)
 
   // DeepSeek V4 (inference/model.py): one shared 512-wide K=V head per token, a grouped low-rank
   // output projection, compressed attention per layer (compress_ratios: 0 sliding window only,

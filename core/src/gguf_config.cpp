@@ -3,7 +3,8 @@
 // LLM_KV_NAMES: "<arch>.block_count", "<arch>.attention.head_count_kv", ...).
 #include <algorithm>
 #include <cmath>
-#include <map>
+#include <iterator>
+#include <string_view>
 #include <utility>
 
 #include "family.h"
@@ -18,7 +19,7 @@ namespace {
 
 // GGUF general.architecture -> Hugging Face model_type the engine knows (families in their own
 // files name their GGUF architectures themselves: family.h).
-const std::map<std::string, std::string> kArchitectures = {
+constexpr std::pair<std::string_view, std::string_view> kArchitectures[] = {
     {"llama", "llama"},       {"qwen2", "qwen2"},         {"qwen3", "qwen3"},
     {"qwen2moe", "qwen2_moe"}, {"qwen3moe", "qwen3_moe"}, {"gemma2", "gemma2"},
     {"gemma3", "gemma3_text"}, {"phi3", "phi3"},          {"deepseek2", "deepseek_v3"},
@@ -212,8 +213,11 @@ nlohmann::json synthesize_config(const GgufHeader& h) {
   const nlohmann::json& m = h.metadata;
   nlohmann::json config = nlohmann::json::object();
   const FamilyDefinition* family = find_family_of_gguf(arch);
-  auto known = kArchitectures.find(arch);
-  config["model_type"] = family ? family->model_types.front() : known == kArchitectures.end() ? arch : known->second;
+  auto known = std::find_if(std::begin(kArchitectures), std::end(kArchitectures),
+                            [&](const auto& entry) { return entry.first == arch; });
+  config["model_type"] = family                                ? family->model_types.front()
+                         : known == std::end(kArchitectures) ? arch
+                                                               : std::string(known->second);
   std::string p = arch + ".";
   // block_count counts the MTP (nextn) layers appended after the decoder's.
   auto blocks = static_cast<std::size_t>(gguf_number(m, p + "block_count").value_or(0));

@@ -4,7 +4,7 @@
 #include "gguf_quant_mix.h"
 
 #include <algorithm>
-#include <map>
+#include <iterator>
 #include <numeric>
 #include <string_view>
 
@@ -50,7 +50,7 @@ const FileType kFileTypes[] = {
 // Community variants that keep token_embd and output at Q8_0 (llama-quantize
 // --token-embedding-type q8_0 --output-tensor-type q8_0), named as bartowski's GGUF repositories
 // name them ("Uses Q8_0 for embed and output weights"): variant -> base file type.
-const std::map<std::string, std::string> kQ8EdgeVariants = {
+constexpr std::pair<std::string_view, std::string_view> kQ8EdgeVariants[] = {
     {"Q2_K_L", "Q2_K"}, {"Q3_K_XL", "Q3_K_L"}, {"Q4_K_L", "Q4_K_M"},
     {"Q5_K_L", "Q5_K_M"}, {"Q6_K_L", "Q6_K"}};
 
@@ -283,13 +283,15 @@ int64_t common_block_multiple() {
 // Rows whose length is not a multiple of the block fall back (llama-quant.cpp, after the rules).
 const GgmlType* apply_row_fallback(const GgmlType* type, int64_t ne0) {
   if (ne0 % common_block_multiple() == 0 || ne0 % type->block_elements == 0) return type;
-  static const std::map<std::string, std::string> kFallback = {
+  static constexpr std::pair<std::string_view, const char*> kFallback[] = {
       {"TQ1_0", "Q4_0"},    {"TQ2_0", "Q4_0"},    {"IQ2_XXS", "IQ4_NL"}, {"IQ2_XS", "IQ4_NL"},
       {"IQ2_S", "IQ4_NL"},  {"IQ3_XXS", "IQ4_NL"}, {"IQ3_S", "IQ4_NL"},  {"IQ1_S", "IQ4_NL"},
       {"IQ1_M", "IQ4_NL"},  {"Q2_K", "Q4_0"},     {"Q3_K", "Q4_0"},     {"IQ4_XS", "IQ4_NL"},
       {"Q4_K", "Q5_0"},     {"Q5_K", "Q5_1"},     {"Q6_K", "Q8_0"}};
-  auto it = kFallback.find(type->name);
-  const GgmlType* fallback = it == kFallback.end() ? types().F16 : Catalog::instance().find_ggml_type(it->second);
+  auto it = std::find_if(std::begin(kFallback), std::end(kFallback),
+                         [&](const auto& entry) { return entry.first == type->name; });
+  const GgmlType* fallback =
+      it == std::end(kFallback) ? types().F16 : Catalog::instance().find_ggml_type(it->second);
   if (!fallback || ne0 % fallback->block_elements != 0) return types().F16;
   return fallback;
 }
@@ -310,7 +312,7 @@ const std::vector<std::string>& gguf_file_types() {
   static const std::vector<std::string> names = [] {
     std::vector<std::string> out;
     for (const FileType& f : kFileTypes) out.emplace_back(f.name);
-    for (const auto& variant : kQ8EdgeVariants) out.push_back(variant.first);
+    for (const auto& variant : kQ8EdgeVariants) out.emplace_back(variant.first);
     return out;
   }();
   return names;
@@ -326,9 +328,10 @@ bool gguf_requires_imatrix(const std::string& ftype) {
 std::vector<const GgmlType*> gguf_tensor_types(const ModelSpec& model, const std::string& requested,
                                                bool imatrix) {
   std::string ftype = requested;
-  auto variant = kQ8EdgeVariants.find(requested);
-  bool q8_edges = variant != kQ8EdgeVariants.end();
-  if (q8_edges) ftype = variant->second;
+  auto variant = std::find_if(std::begin(kQ8EdgeVariants), std::end(kQ8EdgeVariants),
+                              [&](const auto& entry) { return entry.first == requested; });
+  bool q8_edges = variant != std::end(kQ8EdgeVariants);
+  if (q8_edges) ftype = std::string(variant->second);
   const Catalog& catalog = Catalog::instance();
   const GgmlType* base_type = nullptr;
   for (const FileType& f : kFileTypes) {

@@ -3,7 +3,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <set>
+#include <iterator>
+#include <string_view>
 
 #include "llmcalc/catalog.h"
 #include "llmcalc/json_reader.h"
@@ -11,8 +12,7 @@
 namespace llmcalc {
 namespace {
 
-const std::set<std::string> kBackends = {"cuda", "rocm", "metal", "vulkan", "sycl", "cpu",
-                                         "cann", "other"};
+constexpr std::string_view kBackends[] = {"cuda", "rocm", "metal", "vulkan", "sycl", "cpu", "cann", "other"};
 
 double number_or_zero(const nlohmann::json& record, const char* key) {
   auto it = record.find(key);
@@ -89,7 +89,7 @@ std::optional<Hardware> resolve_hardware(const nlohmann::json& value, const std:
   auto bandwidth = reader.number("memory_bandwidth_bytes_per_s", 1, 1e15);
   auto flops = reader.number("fp16_flops_per_s", 1, 1e19, 0.0);
   auto backend = reader.string("backend", 16, std::string("cuda"));
-  if (backend && !kBackends.count(*backend)) {
+  if (backend && std::find(std::begin(kBackends), std::end(kBackends), *backend) == std::end(kBackends)) {
     issues.error("unknown_backend", reader.path_of("backend"),
                  "backend must be one of cuda, rocm, metal, vulkan, sycl, cpu.");
     return std::nullopt;
