@@ -1,6 +1,9 @@
 // JSON values as text, in nlohmann::json's dump() format (see json_text.h): its Grisu2
 // to_chars for doubles (nlohmann/detail/output/serializer.hpp dump_float), its escapes for
-// strings (dump_escaped with ensure_ascii off).
+// strings and its replacement of invalid UTF-8 (dump_escaped with ensure_ascii off and the
+// replace handler), objects in their maps' key order. Written here rather than through dump():
+// its serializer writes through a virtual call per piece and cost 7 KB of the module's code
+// (issue #22).
 #include "json_text.h"
 
 #include <array>
@@ -22,17 +25,103 @@ void append_json_integer(std::string& out, int64_t value) { out += std::to_strin
 
 void append_json_bool(std::string& out, bool value) { out += value ? "true" : "false"; }
 
-void append_json_string(std::string& out, const std::string& value) {
-  // Beyond ASCII, dump() checks the UTF-8 (replacing what is invalid): left to it.
-  for (char c : value) {
-    if (static_cast<unsigned char>(c) >= 0x80) {
-      out += json_text(value);
-      return;
+namespace {
+
+// The length of the well-formed UTF-8 sequence (Unicode table 3-7) that starts at `at`, or 0 with
+// `invalid` set to how many bytes dump() replaces by one U+FFFD: the lead byte alone if it leads
+// nothing, else the start of a sequence cut short by the byte after it (which is read again).
+std::size_t utf8_sequence(const std::string& text, std::size_t at, std::size_t& invalid) {
+  const auto lead = static_cast<unsigned char>(text[at]);
+  std::size_t length = 0;
+  unsigned char low = 0x80;  // the second byte's range; the others are 0x80-0xBF
+  unsigned char high = 0xBF;
+  if (lead >= 0xC2 && lead <= 0xDF) {
+    length = 2;
+  } else if (lead >= 0xE0 && lead <= 0xEF) {
+    length = 3;
+    if (lead == 0xE0) low = 0xA0;   // no overlong forms
+    if (lead == 0xED) high = 0x9F;  // no surrogates
+  } else if (lead >= 0xF0 && lead <= 0xF4) {
+    length = 4;
+    if (lead == 0xF0) low = 0x90;
+    if (lead == 0xF4) high = 0x8F;  // nothing beyond U+10FFFF
+  } else {
+    invalid = 1;
+    return 0;
+  }
+  for (std::size_t k = 1; k < length; ++k) {
+    if (at + k >= text.size()) {
+      invalid = k;  // cut short by the end of the text
+      return 0;
+    }
+    const auto byte = static_cast<unsigned char>(text[at + k]);
+    if (byte < (k == 1 ? low : 0x80) || byte > (k == 1 ? high : 0xBF)) {
+      invalid = k;
+      return 0;
     }
   }
+  return length;
+}
+
+void append_json(std::string& out, const nlohmann::json& value) {
+  switch (value.type()) {
+    case nlohmann::json::value_t::object: {
+      out += '{';
+      bool first = true;
+      for (const auto& [key, member] : value.get_ref<const nlohmann::json::object_t&>()) {
+        if (!first) out += ',';
+        first = false;
+        append_json_string(out, key);
+        out += ':';
+        append_json(out, member);
+      }
+      out += '}';
+      break;
+    }
+    case nlohmann::json::value_t::array: {
+      out += '[';
+      bool first = true;
+      for (const nlohmann::json& element : value.get_ref<const nlohmann::json::array_t&>()) {
+        if (!first) out += ',';
+        first = false;
+        append_json(out, element);
+      }
+      out += ']';
+      break;
+    }
+    case nlohmann::json::value_t::string: append_json_string(out, value.get_ref<const std::string&>()); break;
+    case nlohmann::json::value_t::boolean: append_json_bool(out, value.get<bool>()); break;
+    case nlohmann::json::value_t::number_integer: append_json_integer(out, value.get<int64_t>()); break;
+    case nlohmann::json::value_t::number_unsigned: out += std::to_string(value.get<uint64_t>()); break;
+    case nlohmann::json::value_t::number_float: append_json_number(out, value.get<double>()); break;
+    case nlohmann::json::value_t::discarded: out += "<discarded>"; break;
+    case nlohmann::json::value_t::null:
+    case nlohmann::json::value_t::binary:  // never made by a parse or by the core
+      out += "null";
+      break;
+  }
+}
+
+}  // namespace
+
+void append_json_string(std::string& out, const std::string& value) {
   static const char hex[] = "0123456789abcdef";
   out += '"';
-  for (char c : value) {
+  for (std::size_t at = 0; at < value.size();) {
+    const char c = value[at];
+    if (static_cast<unsigned char>(c) >= 0x80) {
+      // Beyond ASCII: a well-formed sequence as it is, else U+FFFD (as dump() replaces).
+      std::size_t invalid = 0;
+      std::size_t length = utf8_sequence(value, at, invalid);
+      if (length > 0) {
+        out.append(value, at, length);
+        at += length;
+      } else {
+        out += "\xEF\xBF\xBD";
+        at += invalid;
+      }
+      continue;
+    }
     switch (c) {
       case '"': out += "\\\""; break;
       case '\\': out += "\\\\"; break;
@@ -51,6 +140,7 @@ void append_json_string(std::string& out, const std::string& value) {
           out += c;
         }
     }
+    ++at;
   }
   out += '"';
 }
@@ -65,7 +155,9 @@ nlohmann::json parse_json(std::string_view text) {
 }
 
 std::string json_text(const nlohmann::json& value) {
-  return value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  std::string out;
+  append_json(out, value);
+  return out;
 }
 
 }  // namespace llmcalc

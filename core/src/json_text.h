@@ -1,8 +1,8 @@
-// Internal: JSON text read into a document, and JSON values appended to a text exactly as
-// nlohmann::json's dump() writes them
-// (compact; numbers by its Grisu2 to_chars, NaN and infinities as null; strings escaped as its
-// serializer escapes them), for an answer too large to build as a document first: rank's 168
-// rows as a document took a third of a warm rank (building, dumping and freeing the maps).
+// Internal: JSON text read into a document, and documents and values written as text exactly as
+// nlohmann::json's dump() writes them (compact; numbers by its Grisu2 to_chars, NaN and
+// infinities as null; strings escaped as its serializer escapes them, invalid UTF-8 replaced).
+// The value writers serve an answer too large to build as a document first: rank's 168 rows as
+// a document took a third of a warm rank (building, dumping and freeing the maps).
 #pragma once
 
 #include <cstdint>

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <random>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -47,4 +48,49 @@ TEST_CASE("JSON text writers match dump() for numbers, integers, booleans and st
     llmcalc::append_json_string(out, value);
     CHECK(out == dumped(value));
   }
+}
+
+// Every string of 3 bytes drawn from the bytes UTF-8's rules turn on (ASCII, the continuation
+// ranges' edges, every lead class, the never-valid C0, C1 and F5-FF), and 100,000 random ones of
+// 1-12 such bytes: what dump() writes, invalid sequences replaced as its decoder replaces them.
+TEST_CASE("append_json_string replaces invalid UTF-8 as dump() does", "[json_text]") {
+  const unsigned char bytes[] = {0x41, 0x22, 0x0A, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1,
+                                 0xC2, 0xDF, 0xE0, 0xE1, 0xED, 0xEF, 0xF0, 0xF1, 0xF4, 0xF5, 0xFF};
+  const std::size_t n = sizeof bytes;
+  auto check = [](const std::string& value) {
+    std::string out;
+    llmcalc::append_json_string(out, value);
+    std::string hex;
+    for (char c : value) hex += "0123456789abcdef"[static_cast<unsigned char>(c) >> 4], hex += "0123456789abcdef"[c & 0xF];
+    INFO(hex);
+    CHECK(out == dumped(value));
+  };
+  for (std::size_t a = 0; a < n; ++a) {
+    for (std::size_t b = 0; b < n; ++b) {
+      for (std::size_t c = 0; c < n; ++c) {
+        check(std::string{static_cast<char>(bytes[a]), static_cast<char>(bytes[b]), static_cast<char>(bytes[c])});
+      }
+    }
+  }
+  std::mt19937 random(22);
+  for (int i = 0; i < 100000; ++i) {
+    std::string value(1 + random() % 12, '\0');
+    for (char& c : value) c = static_cast<char>(bytes[random() % n]);
+    check(value);
+  }
+}
+
+// A document as json_text writes it and as dump() does: nested objects (keys in order), arrays,
+// every kind of value, and strings with escapes and invalid UTF-8.
+TEST_CASE("json_text writes a document as dump() does", "[json_text]") {
+  nlohmann::json document = {
+      {"b", {1, -2, 3.5, 1e300, true, false, nullptr, "x\"y\\z\n", std::string("caf\xc3\xa9 \xe2\x80", 8)}},
+      {"a", {{"nested", {{"z", 0}, {"y", {{"deeper", nlohmann::json::array()}}}}}, {"empty", nlohmann::json::object()}}},
+      {"u", std::numeric_limits<uint64_t>::max()},
+      {"i", std::numeric_limits<int64_t>::min()},
+      {"nan", std::numeric_limits<double>::quiet_NaN()},
+      {std::string("k\xff"), "key with an invalid byte"}};
+  CHECK(llmcalc::json_text(document) == dumped(document));
+  CHECK(llmcalc::json_text(nlohmann::json()) == "null");
+  CHECK(llmcalc::json_text(nlohmann::json::array()) == "[]");
 }
