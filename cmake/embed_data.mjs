@@ -19,7 +19,12 @@ const HUMAN_ONLY = new Set(['notes', 'note', 'source_copy', 'source_copy_others'
   'config_completeness', 'published_total_params', 'published_non_embedding_params', 'gguf_repo_source',
   'ollama_tag_source', 'model_card', 'price_new_source', 'price_used_sources', 'price_used_date', 'confidence',
   'pcie_peer_to_peer_quote', 'pcie_peer_to_peer_source', 'sources', 'socket_quote', 'socket_source',
-  'rdma_quote', 'rdma_source']);
+  'rdma_quote', 'rdma_source',
+  // Facts the calculator does not compute with (yet): a device's vendor and FP8 rate, an API
+  // provider's own model name, cached-input price and catalog flag, a cloud offer's price per
+  // GPU (the core reads the instance's, usd_per_hour, and its device count).
+  'vendor', 'fp8_dense_TFLOPS', 'provider_model', 'model_in_catalog', 'usd_per_million_cached_input_tokens',
+  'usd_per_gpu_hour']);
 // Published GGUF file sizes: the core sizes only the formats llama.cpp has no rules for
 // (unsloth Dynamic, "UD-..."; src/published_formats.cpp); the others stay in data/ for the tests.
 const PUBLISHED_SIZED = /^UD-/;
@@ -64,8 +69,18 @@ function strip(value, depth) {
   return value;
 }
 
-const files = walk(dataDir, ['.json']).map((path) =>
-  [relative(dataDir, path), JSON.stringify(strip(JSON.parse(readFileSync(path, 'utf8')), 0))]);
+// A model's source where it is the Hub's config.json of its hf_repo: the core writes it back
+// (CatalogModel::source, core/src/catalog.cpp).
+function withoutHubSource(record) {
+  if (record.source === `https://huggingface.co/${record.hf_repo}/blob/main/config.json`) delete record.source;
+  return record;
+}
+
+const files = walk(dataDir, ['.json']).map((path) => {
+  const name = relative(dataDir, path);
+  const record = strip(JSON.parse(readFileSync(path, 'utf8')), 0);
+  return [name, JSON.stringify(name.startsWith('models/') ? withoutHubSource(record) : record)];
+});
 // wasm/embedded_data_from_js.cpp reads the script's array: [path, JSON text] pairs, each text a
 // String.raw template, so its quotes and backslashes stay as they are (as a JSON string every quote
 // would be escaped: 0.7 KB more gzip).

@@ -56,8 +56,9 @@ const wasmPath = corePath.replace(/\.js$/, '.wasm');
 // The module's glue, minified further (emscripten's own pass leaves names and its data script),
 // with the part of the module's catalog listing the page reads attached to its factory: the page
 // reads it at start instead of asking the module, whose first call parses every data file (issue #22).
+// (An object literal: as a JSON string inside the script every quote would be escaped.)
 const listing = JSON.stringify(pageListing(JSON.parse((await loadNodeCore(corePath)).catalog()).result));
-const glue = `${readFileSync(corePath, 'utf8')}\ncreateLlmCalcCore.catalogListing = ${JSON.stringify(listing)};\n`;
+const glue = `${readFileSync(corePath, 'utf8')}\ncreateLlmCalcCore.catalogListing = ${listing};\n`;
 const core = (await transform(glue, { minify: true, legalComments: 'none' })).code;
 writeFileSync(join(distDir, 'llmcalc_core.js'), core);
 copyFileSync(wasmPath, join(distDir, 'llmcalc_core.wasm'));

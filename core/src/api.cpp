@@ -241,7 +241,7 @@ std::string catalog_json() {
                            {"name", r.value("name", entry.id)},
                            {"family", r.value("family", "")},
                            {"hf_repo", r.value("hf_repo", "")},
-                           {"source", r.value("source", "")}};
+                           {"source", entry.source()}};
     for (const char* key : {"ollama_tag", "gguf_repo", "license", "release_date"}) {
       item[key] = r.contains(key) ? r.at(key) : nlohmann::json(nullptr);
     }

@@ -25,6 +25,13 @@ const nlohmann::json& CatalogModel::record() const {
   return *parsed_;
 }
 
+std::string CatalogModel::source() const {
+  const nlohmann::json& r = record();
+  auto source = r.find("source");
+  if (source != r.end() && source->is_string()) return source->get<std::string>();
+  return "https://huggingface.co/" + r.value("hf_repo", "") + "/blob/main/config.json";
+}
+
 Catalog::Catalog() {
   for (const EmbeddedFile& file : embedded_data_files()) {
     std::string path = file.path;

@@ -83,7 +83,7 @@ function loadCore() {
       const listing = createLlmCalcCore.catalogListing;
       return {
         version: module.version(),
-        catalog: listing ? JSON.parse(listing) : JSON.parse(module.catalog()).result,
+        catalog: listing || JSON.parse(module.catalog()).result,
         // Returns the envelope; callers decide whether issues are fatal.
         estimateEnvelope: json('estimate'),
         explore: json('explore'),

@@ -18,6 +18,9 @@ struct CatalogModel {
   const char* text = nullptr;  // the embedded JSON text
   const nlohmann::json& record() const;
   const nlohmann::json& config() const { return record().at("config"); }
+  // Where the config was read: the record's "source", which the module's data leaves out where
+  // it is the Hub's config.json of the record's hf_repo (cmake/embed_data.mjs).
+  std::string source() const;
 
  private:
   mutable std::optional<nlohmann::json> parsed_;
