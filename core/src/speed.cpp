@@ -276,7 +276,10 @@ Step tensor_parallel_step(const ModelSpec& model, const Hardware& hardware, cons
   double tensor_machines = std::ceil(tensor / static_cast<double>(per_machine));
   double step_s = r.network.nccl_step_s;
   Link across{r.network.bandwidth_bytes_per_s, 2.0 * step_s};
-  double network_crossings = 2.0 * std::max(1.0, std::floor(std::log2(tensor_machines)));
+  // (floor(log2) of a whole number by halving: libm's log2 and pow brought 7 KB of tables.)
+  double network_crossings = 0;
+  for (double m = tensor_machines; m >= 2; m /= 2) network_crossings += 2.0;
+  network_crossings = std::max(2.0, network_crossings);
   Link across_reduce{r.network.bandwidth_bytes_per_s, network_crossings * step_s};
   double hidden = static_cast<double>(model.hidden_size);
   int64_t moe_layers = 0;
@@ -367,10 +370,12 @@ SpeedEstimate estimate_speed(const ModelSpec& model, const WeightPlan& weights,
     // Speculative decoding with the model's MTP layers (llama.cpp PR #22673): each step drafts k
     // tokens, each draft reading the MTP layers and the output head, then verifies k + 1 in one
     // pass of the model (memory-bound: about one decode step). Accepted tokens per step with
-    // acceptance a: (1 - a^(k+1)) / (1 - a).
+    // acceptance a: 1 + a + ... + a^k, that is (1 - a^(k+1)) / (1 - a).
     double k = static_cast<double>(request.mtp_draft_tokens);
     double acceptance = std::min(0.99, std::max(0.0, a.mtp_acceptance));
-    double accepted = (1.0 - std::pow(acceptance, k + 1.0)) / (1.0 - acceptance);
+    double accepted = 0;
+    double chance = 1;  // a^i: the first i drafts all accepted
+    for (int64_t i = 0; i <= request.mtp_draft_tokens; ++i, chance *= acceptance) accepted += chance;
     double draft_bytes = static_cast<double>(weights.mtp_bytes) +
                          static_cast<double>(std::max(weights.output_layer_bytes, weights.token_embd_bytes));
     double draft_time = draft_bytes / decode.draft_bandwidth + a.per_layer_overhead_s * static_cast<double>(model.mtp_layers);

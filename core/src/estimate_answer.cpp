@@ -1,0 +1,110 @@
+// The estimate's answer: the scenario evaluated, with its launch commands, cost and fine-tuning
+// memory. Apart from api.cpp (the envelopes and the other answers), which is built for size: this
+// is the answer every keystroke asks for, built at -O3 (core/CMakeLists.txt, issue #22).
+#include "estimate_answer.h"
+
+#include <optional>
+#include <utility>
+
+#include "llmcalc/catalog.h"
+#include "llmcalc/commands.h"
+#include "llmcalc/cost.h"
+#include "llmcalc/engine_release.h"
+#include "llmcalc/evaluation.h"
+#include "llmcalc/finetune.h"
+#include "llmcalc/hardware.h"
+#include "llmcalc/language.h"
+#include "llmcalc/memory.h"
+#include "llmcalc/model.h"
+#include "llmcalc/scenario.h"
+#include "llmcalc/speed.h"
+#include "llmcalc/weights.h"
+
+namespace llmcalc {
+namespace {
+
+nlohmann::json model_card_json(const Scenario& s) {
+  const ModelSpec& m = s.model;
+  return {{"id", s.model_id},
+          {"name", s.model_name},
+          {"model_type", m.model_type},
+          {"hidden_size", m.hidden_size},
+          {"layers", m.n_layers},
+          {"vocab_size", m.vocab_size},
+          {"max_context_tokens", m.max_context_tokens},
+          {"tied_embeddings", m.tied_embeddings},
+          {"layer_counts", layer_counts_json(m)},
+          {"layer_groups", layer_summary_json(m)}};
+}
+
+// Fine-tuning memory, with the cheapest priced catalog device whose usable memory holds each
+// method's per-GPU total (launch prices from data/devices).
+nlohmann::json finetune_with_devices(const Scenario& s, const FinetuneSettings& settings) {
+  nlohmann::json out = estimate_finetune(s.model, settings);
+  EngineSettings training;
+  training.engine = "transformers";
+  for (const char* method : {"full", "lora", "qlora"}) {
+    double need = out[method]["total_bytes"].get<double>();
+    nlohmann::json best = nullptr;
+    for (const Hardware& h : catalog_hardware()) {
+      if (h.price_usd <= 0 || h.kind == "cpu") continue;
+      if (static_cast<double>(usable_memory_bytes(h, training)) < need) continue;
+      if (best.is_null() || h.price_usd < best["price_usd"].get<double>()) {
+        best = {{"id", h.id}, {"name", h.name}, {"price_usd", h.price_usd}};
+      }
+    }
+    out[method]["recommended_device"] = best;
+  }
+  return out;
+}
+
+}  // namespace
+
+nlohmann::json estimate_answer(const nlohmann::json& request, Issues& issues) {
+  std::optional<Scenario> scenario = resolve_scenario(request, issues);
+  if (!scenario) return nullptr;
+  const Scenario& s = *scenario;
+  std::optional<Evaluation> evaluation = evaluate(s, s.model, issues);
+  if (!evaluation) return nullptr;
+  const WeightPlan* weights = evaluation->weights.get();
+  const MemoryEstimate& memory = evaluation->memory;
+  const SpeedEstimate& speed = evaluation->speed;
+  const SpeedRequest& speed_request = evaluation->speed_request;
+  if (memory.verdict == "oom") {
+    issues.warning("does_not_fit", "/context_tokens",
+                   say(s.lang, "This configuration needs more memory than the device offers.",
+                       "Esta configuración necesita más memoria de la que ofrece el dispositivo."));
+  }
+  nlohmann::json speed_parts = speed_json(speed);
+
+  CostAssumptions cost_assumptions = read_cost_assumptions(request, issues);
+  SpeedRequest concurrent_request = speed_request;
+  concurrent_request.batch = cost_assumptions.concurrency;
+  CostInputs cost_inputs;
+  cost_inputs.model_id = s.model_id;
+  cost_inputs.device_id = s.hardware.id;
+  cost_inputs.devices = s.devices;
+  cost_inputs.device_tdp_w = s.hardware.tdp_w;
+  cost_inputs.device_price_usd = s.hardware.price_usd;
+  cost_inputs.decode_tokens_per_s = speed.decode_tokens_per_s;
+  cost_inputs.concurrent_tokens_per_s =
+      estimate_speed(s.model, *weights, s.hardware, concurrent_request).decode_aggregate_tokens_per_s;
+
+  nlohmann::json resolved = scenario_json(s);
+  resolved["context_tokens"] = evaluation->context_tokens;
+  return {{"model", model_card_json(s)},
+          {"engine", engine_release_json(s.engine.engine)},
+          {"params", params_json(s.model.params)},
+          {"weights", weight_plan_json(*weights)},
+          {"memory", memory_json(memory, evaluation_math(s, s.model, *evaluation))},
+          {"decode", speed_parts["decode"]},
+          {"prefill", speed_parts["prefill"]},
+          {"hardware", hardware_json(s.hardware)},
+          {"commands", launch_commands(s, memory)},
+          {"cost", estimate_cost(cost_inputs, cost_assumptions)},
+          {"finetune", finetune_with_devices(s, read_finetune_settings(request, issues))},
+          {"scenario", resolved}};
+}
+
+
+}  // namespace llmcalc

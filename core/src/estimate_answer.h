@@ -1,0 +1,14 @@
+// Internal: the estimate's answer (core/src/estimate_answer.cpp), the result api.cpp's
+// estimate_json puts in its envelope.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "llmcalc/issues.h"
+
+namespace llmcalc {
+
+/// The result for an estimate request, or null with the reasons in `issues`.
+nlohmann::json estimate_answer(const nlohmann::json& request, Issues& issues);
+
+}  // namespace llmcalc
