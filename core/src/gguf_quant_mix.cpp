@@ -71,6 +71,7 @@ bool use_more_bits(int64_t i_layer, int64_t n_layers) {
 }
 
 struct QuantState {
+  bool iq_low = false;  // a 1- or 2-bit IQ file type (the rules' first question, once per file)
   int64_t n_gqa = 1;
   int64_t n_expert = 0;
   bool is_70b = false;
@@ -138,7 +139,7 @@ const GgmlType* choose(Ftype ftype, const GgmlType* base_type, const TensorSpec&
   const Types& T = types();
   const GgmlType* type = base_type;
   bool is_output = t.role == TensorRole::output || (!qs.has_output && t.role == TensorRole::token_embd);
-  bool iq_low = is(ftype, {Ftype::IQ2_XXS, Ftype::IQ2_XS, Ftype::IQ1_S, Ftype::IQ2_S, Ftype::IQ2_M, Ftype::IQ1_M});
+  const bool iq_low = qs.iq_low;
   if (is_output) {
     if (ftype == Ftype::MXFP4_MOE || t.ne0 % type->block_elements != 0) return T.Q8_0;
     if (iq_low || ftype == Ftype::IQ3_XXS) return T.Q5_K;
@@ -354,6 +355,7 @@ std::vector<const GgmlType*> gguf_tensor_types(const ModelSpec& model, const std
     }
   }
   Ftype id = ftype_of(ftype);
+  qs.iq_low = is(id, {Ftype::IQ2_XXS, Ftype::IQ2_XS, Ftype::IQ1_S, Ftype::IQ2_S, Ftype::IQ2_M, Ftype::IQ1_M});
   bool full_precision = is(id, {Ftype::F32, Ftype::F16, Ftype::BF16});
   const GgmlType* f32 = catalog.find_ggml_type("F32");
   // gpt-oss ships its experts in MXFP4 and llama-quantize keeps them so: every published
