@@ -1,6 +1,5 @@
-// The estimate's answer: the scenario evaluated, with its launch commands, cost and fine-tuning
-// memory. Apart from api.cpp (the envelopes and the other answers), which is built for size: this
-// is the answer every keystroke asks for, built at -O3 (core/CMakeLists.txt, issue #22).
+// The estimate's answer: the scenario evaluated, with its model card, launch commands, cost and
+// fine-tuning memory (api.cpp puts it in the envelope).
 #include "estimate_answer.h"
 
 #include <optional>
