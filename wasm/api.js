@@ -11,10 +11,12 @@ function llmcalcBytes(argument) {
   throw new TypeError('llmcalc: pass a string or bytes');
 }
 
-// HEAPU8 is read after each step: the module's memory may grow (and the view be replaced) inside.
+// HEAPU8 is read after each call into the module: its memory may grow there, which replaces the
+// view (`HEAPU8.set(bytes, _llmcalc_argument(n))` would write through the view it had before).
 function llmcalcCall(run, argument, number) {
   var bytes = llmcalcBytes(argument);
-  HEAPU8.set(bytes, _llmcalc_argument(bytes.length) >>> 0);
+  var into = _llmcalc_argument(bytes.length) >>> 0;
+  HEAPU8.set(bytes, into);
   var size = run(number) >>> 0;
   var at = _llmcalc_answer() >>> 0;
   return llmcalcDecoder.decode(HEAPU8.subarray(at, at + size));

@@ -90,3 +90,24 @@ test('bad input comes back as issues with JSON paths, never as a throw', () => {
       `${request}: ${JSON.stringify(envelope.issues)}`);
   }
 });
+
+// An argument larger than the module's memory grows it while the call makes room for it: the
+// bytes must land in the grown memory. A 40 MB safetensors start whose header names one F16
+// tensor of 2 x 2 (4 parameters, 8 bytes): only bytes read whole give that answer.
+test('an argument larger than the module\'s memory is read whole', () => {
+  const header = new TextEncoder().encode(JSON.stringify({ w: { dtype: 'F16', shape: [2, 2], data_offsets: [0, 8] } }));
+  const bytes = new Uint8Array(40 * 1024 * 1024);
+  new DataView(bytes.buffer).setUint32(0, header.length, true);  // the header's length, little-endian u64
+  bytes.set(header, 8);
+  const envelope = JSON.parse(core.read_safetensors_header(bytes));
+  assert.equal(envelope.ok, true, JSON.stringify(envelope.issues));
+  assert.equal(envelope.result.params_total, 4);
+  assert.deepEqual(envelope.result.bytes_by_dtype, { F16: 8 });
+  // Calls after the growth are answered as before it.
+  assert.equal(JSON.parse(core.estimate(JSON.stringify({ model: 'llama-3.1-8b' }))).ok, true);
+});
+
+test('arguments that are neither text nor bytes are refused', () => {
+  assert.throws(() => core.estimate(42), TypeError);
+  assert.throws(() => core.read_safetensors_header({ length: 3 }), TypeError);
+});
