@@ -167,7 +167,7 @@ std::optional<WeightPlan> plan_weights(const ModelSpec& model, const std::string
   // Within a plan a storage type is named by the same string each time (a ggml type's name, the
   // format's id, a literal), so its address tells it apart; totals of two strings that spell the
   // same name would still add up in the plan's map.
-  auto same_text = [](std::string_view a, std::string_view b) { return a.data() == b.data() && a.size() == b.size(); };
+  auto same_string = [](std::string_view a, std::string_view b) { return a.data() == b.data() && a.size() == b.size(); };
   auto add = [&](std::size_t index, std::string_view storage, int64_t bytes) {
     const TensorSpec& t = model.tensors[index];
     plan.total_bytes += bytes;
@@ -178,9 +178,9 @@ std::optional<WeightPlan> plan_weights(const ModelSpec& model, const std::string
       plan.active_expert_bytes += (t.ne2 > 0 ? bytes / t.ne2 : 0) * experts_active;
     }
     if (is_embedding_table(t)) plan.token_embd_bytes += bytes;
-    if (storage_total >= storage_totals.size() || !same_text(storage_totals[storage_total].first, storage)) {
+    if (storage_total >= storage_totals.size() || !same_string(storage_totals[storage_total].first, storage)) {
       storage_total = 0;
-      while (storage_total < storage_totals.size() && !same_text(storage_totals[storage_total].first, storage)) {
+      while (storage_total < storage_totals.size() && !same_string(storage_totals[storage_total].first, storage)) {
         ++storage_total;
       }
       if (storage_total == storage_totals.size()) storage_totals.emplace_back(storage, 0);
