@@ -99,6 +99,16 @@ const Types& types() {
   return named;
 }
 
+// Whether `name` holds `text` from `at` on; compared a character at a time, since in
+// WebAssembly each string_view comparison was a call to memcmp (issue #22).
+bool holds_at(std::string_view name, std::size_t at, std::string_view text) {
+  if (at > name.size() || name.size() - at < text.size()) return false;
+  for (std::size_t k = 0; k < text.size(); ++k) {
+    if (name[at + k] != text[k]) return false;
+  }
+  return true;
+}
+
 // The name tests of llama_tensor_get_type_impl (name.find(...) != npos), from one scan of the
 // name's underscores: every occurrence of "attn_" or "ffn_" ends at one, and a test holds when
 // any occurrence is followed by its rest.
@@ -114,21 +124,16 @@ struct NameTests {
 NameTests name_tests(std::string_view name) {
   using namespace std::string_view_literals;
   NameTests tests;
-  auto ends_at = [&](std::size_t underscore, std::string_view prefix) {
-    return underscore + 1 >= prefix.size() && name.substr(underscore + 1 - prefix.size(), prefix.size()) == prefix;
-  };
-  auto followed_by = [&](std::size_t underscore, std::string_view rest) {
-    return name.substr(underscore + 1, rest.size()) == rest;
-  };
-  for (std::size_t at = name.find('_'); at != std::string_view::npos; at = name.find('_', at + 1)) {
-    if (ends_at(at, "attn_"sv)) {
-      tests.attn_k = tests.attn_k || followed_by(at, "k.weight"sv);
-      tests.attn_q = tests.attn_q || followed_by(at, "q.weight"sv);
-      tests.attn_output = tests.attn_output || followed_by(at, "output.weight"sv);
-    } else if (ends_at(at, "ffn_"sv)) {
-      tests.ffn_down = tests.ffn_down || followed_by(at, "down"sv);
-      tests.ffn_gate = tests.ffn_gate || followed_by(at, "gate"sv);
-      tests.ffn_up = tests.ffn_up || followed_by(at, "up"sv);
+  for (std::size_t at = 0; at < name.size(); ++at) {
+    if (name[at] != '_') continue;
+    if (at >= 4 && holds_at(name, at - 4, "attn"sv)) {
+      tests.attn_k = tests.attn_k || holds_at(name, at + 1, "k.weight"sv);
+      tests.attn_q = tests.attn_q || holds_at(name, at + 1, "q.weight"sv);
+      tests.attn_output = tests.attn_output || holds_at(name, at + 1, "output.weight"sv);
+    } else if (at >= 3 && holds_at(name, at - 3, "ffn"sv)) {
+      tests.ffn_down = tests.ffn_down || holds_at(name, at + 1, "down"sv);
+      tests.ffn_gate = tests.ffn_gate || holds_at(name, at + 1, "gate"sv);
+      tests.ffn_up = tests.ffn_up || holds_at(name, at + 1, "up"sv);
     }
   }
   return tests;

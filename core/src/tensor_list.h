@@ -69,7 +69,7 @@ class TensorList {
   // `stem` + `suffix`, written into the list's own record (names are copied once).
   void add(const TensorName& stem, std::string_view suffix, TensorRole role, int layer, int64_t ne0, int64_t ne1,
            int64_t ne2) {
-    tensors_.push_back({stem, role, part_, layer, ne0, ne1, ne2});
+    tensors_.emplace_back(stem, role, part_, layer, ne0, ne1, ne2);
     tensors_.back().name.append(suffix);
   }
   static constexpr int64_t kTensorsPerLayer = 16;

@@ -77,6 +77,11 @@ enum class TensorRole {
 enum class ModelPart { text, vision, projector, mtp, audio };
 
 struct TensorSpec {
+  // A constructor, not an aggregate, so the inventory builds each spec in its list (emplace_back):
+  // a spec built aside and copied in was a twelfth of the first rank in WebAssembly (issue #22).
+  TensorSpec(const TensorName& name_, TensorRole role_, ModelPart part_, int layer_, int64_t ne0_, int64_t ne1_,
+             int64_t ne2_)
+      : name(name_), role(role_), part(part_), layer(layer_), ne0(ne0_), ne1(ne1_), ne2(ne2_) {}
   TensorName name;       // GGUF-style name, e.g. "blk.3.attn_v.weight"
   TensorRole role;
   ModelPart part;
