@@ -536,14 +536,20 @@ EngineTotals llama_cpp_totals(const LlamaCppInputs& in, int64_t context_tokens) 
   return measure(in, flag_placement(in), context_tokens);
 }
 
-bool llama_cpp_beyond_memory(const WeightPlan& weights, const Hardware& hardware,
-                             int64_t devices_usable_bytes, int64_t system_memory_bytes) {
-  if (!uses_gpus(hardware)) return false;
+int64_t llama_cpp_placed_bytes(const WeightPlan& weights) {
   // What measure() places: token_embd, each layer's dense and expert tensors, the output layer.
   int64_t placed = weights.token_embd_bytes + weights.output_layer_bytes;
   for (int64_t bytes : weights.layer_dense_bytes) placed += bytes;
   for (int64_t bytes : weights.layer_expert_bytes) placed += bytes;
-  return placed > devices_usable_bytes + host_usable_bytes(system_memory_bytes);
+  return placed;
+}
+
+bool llama_cpp_beyond_memory(const WeightPlan& weights, const Hardware& hardware,
+                             int64_t devices_usable_bytes, int64_t system_memory_bytes) {
+  // Unified memory and CPUs are one pool: measure() adds what sits "in RAM" to the first
+  // device, so every placed byte counts against the devices' usable memory.
+  int64_t pool = devices_usable_bytes + (uses_gpus(hardware) ? host_usable_bytes(system_memory_bytes) : 0);
+  return llama_cpp_placed_bytes(weights) > pool;
 }
 
 LlamaCppRun llama_cpp_run(const LlamaCppInputs& in, int64_t context_tokens, bool context_auto) {

@@ -57,10 +57,14 @@ struct LlamaCppRun {
 /// context down to --fit-ctx first.
 LlamaCppRun llama_cpp_run(const LlamaCppInputs& in, int64_t context_tokens, bool context_auto);
 
-/// Whether no placement can hold the weights: with discrete GPUs llama.cpp puts every tensor on
-/// one GPU or in system RAM, and a run fits only with each within its usable memory, so weights
-/// beyond the GPUs' and RAM's usable memory together never fit, whatever --fit tries. Unified
-/// memory and CPU-only hardware: false (no such bound is used there).
+/// The weights llama.cpp places on the devices and in system RAM: every text tensor.
+int64_t llama_cpp_placed_bytes(const WeightPlan& weights);
+
+/// Whether no placement can hold the weights: llama.cpp puts every tensor on one device or in
+/// system RAM, and a run fits only with each within its usable memory, so weights beyond the
+/// GPUs' and RAM's usable memory together never fit, whatever --fit tries. Unified memory and
+/// CPU-only hardware are one pool (RAM is the device's memory): weights beyond the devices'
+/// usable memory never fit there.
 bool llama_cpp_beyond_memory(const WeightPlan& weights, const Hardware& hardware,
                              int64_t devices_usable_bytes, int64_t system_memory_bytes);
 

@@ -100,8 +100,12 @@ int64_t device_memory(const Scenario& s) {
 // token embeddings llama.cpp keeps in RAM) exceed `device_memory` can be neither comfortable
 // nor tight, so its memory is estimated (a --fit search each) only when no format is; a
 // format's weights are planned only when the walk reaches it, and the speed is estimated for
-// the pick alone. The answer is the one a walk evaluating every format gives, at a fraction of
-// the cost.
+// the pick alone. With llama.cpp's ladder cut at kLlamaCppLadderSmallestLastFromBits or more,
+// no format places fewer bytes than the last, so once the largest format is beyond what the
+// devices and RAM can hold the last is planned next: beyond memory too, every format is, and
+// the pick is the last without planning the others (a third of the first rank's work was
+// planning the formats of models no format fits; issue #22). The answer is the one a walk
+// evaluating every format gives, at a fraction of the cost.
 std::optional<Evaluation> ladder_pick(Scenario& s, const ModelSpec& spec, int64_t min_bits,
                                       int64_t device_memory) {
   std::vector<std::string> formats;
@@ -129,23 +133,34 @@ std::optional<Evaluation> ladder_pick(Scenario& s, const ModelSpec& spec, int64_
     s.weights = formats[c.format];
     return std::optional<Evaluation>(evaluate_speed(s, spec, std::move(c.plan), std::move(c.memory)));
   };
+  const bool llama_cpp = is_llama_cpp_family(s.engine.engine);
+  auto beyond_memory = [&](const WeightPlan& plan) {
+    return llama_cpp && llama_cpp_beyond_memory(plan, s.hardware, device_memory, s.system_memory_bytes);
+  };
+  // Sizes from a file's header replace the plans' totals, which then follow no order.
+  const bool last_is_smallest =
+      llama_cpp && min_bits >= kLlamaCppLadderSmallestLastFromBits && s.exact_weights_bytes() <= 0;
   std::optional<Candidate> tight;
   for (std::size_t i = 0; i < formats.size(); ++i) {
     std::shared_ptr<const WeightPlan> plan = plan_of(i);
+    if (plan && i == 0 && last_is_smallest && beyond_memory(*plan)) {
+      const std::size_t last = formats.size() - 1;
+      std::shared_ptr<const WeightPlan> last_plan = plan_of(last);
+      if (last_plan && beyond_memory(*last_plan)) return picked(candidate_of(last, std::move(last_plan)));
+    }
     if (!plan || plan->text_bytes - plan->token_embd_bytes > device_memory) continue;
     Candidate c = candidate_of(i, std::move(plan));
     if (c.memory.verdict == "comfortable") return picked(std::move(c));
     if (c.memory.verdict == "tight" && !tight) tight = std::move(c);
   }
   if (tight) return picked(std::move(*tight));
-  const bool llama_cpp = is_llama_cpp_family(s.engine.engine);
   std::optional<Candidate> smallest;
   std::optional<std::size_t> smallest_unestimated;
   for (std::size_t i = 0; i < formats.size(); ++i) {
     std::shared_ptr<const WeightPlan> plan = plan_of(i);
     if (!plan) continue;
     // A format llama.cpp cannot hold in the GPUs and RAM together is "oom" without a --fit search.
-    if (llama_cpp && llama_cpp_beyond_memory(*plan, s.hardware, device_memory, s.system_memory_bytes)) {
+    if (beyond_memory(*plan)) {
       smallest_unestimated = i;
       smallest.reset();
       continue;

@@ -3,7 +3,10 @@
 #include <catch2/catch.hpp>
 
 #include "llmcalc/api.h"
+#include "llmcalc/catalog.h"
+#include "llmcalc/scenario.h"
 #include "llmcalc/weights.h"
+#include "llama_cpp_memory.h"
 #include "test_support.h"
 
 TEST_CASE("Every ranked row equals its single-model estimate", "[rank]") {
@@ -125,6 +128,44 @@ TEST_CASE("rank's format is the one a walk evaluating every format of the ladder
     }
     CHECK(checked >= 20);
   }
+}
+
+TEST_CASE("llama.cpp's ladder, cut at 3 bits or more, ends in its smallest format for every catalog model", "[rank][ladder]") {
+  // rank's walk leans on it: when the cut ladder's last format is beyond the devices and RAM, so
+  // is every format before it. Each plan is llama.cpp's quantizer rules applied tensor by tensor,
+  // so this is a property of the rules and the catalog's shapes, checked for both imatrix settings.
+  const auto ladder = llmcalc::engine_format_ladder("llama.cpp");
+  int compared = 0;
+  for (const llmcalc::CatalogModel& entry : llmcalc::Catalog::instance().models()) {
+    llmcalc::Issues issues;
+    const llmcalc::ModelSpec* spec = llmcalc::catalog_model_spec(entry.id, issues);
+    REQUIRE(spec);
+    for (bool imatrix : {false, true}) {
+      std::vector<int64_t> placed;
+      for (const auto& [format, bits] : ladder) {
+        std::optional<llmcalc::WeightPlan> plan = llmcalc::plan_weights(*spec, format, "/weights", issues, imatrix);
+        REQUIRE(plan);
+        placed.push_back(llmcalc::llama_cpp_placed_bytes(*plan));
+      }
+      for (int min_bits = llmcalc::kLlamaCppLadderSmallestLastFromBits; min_bits <= 8; ++min_bits) {
+        std::size_t last = 0;
+        while (last + 1 < ladder.size() && ladder[last + 1].second >= min_bits) ++last;
+        for (std::size_t i = 0; i < last; ++i) {
+          INFO(entry.id << " " << ladder[i].first << " vs " << ladder[last].first << (imatrix ? " imatrix" : ""));
+          CHECK(placed[i] >= placed[last]);
+          ++compared;
+        }
+      }
+    }
+  }
+  CHECK(compared >= 2 * 160 * 13);  // 6 + 4 + 2 + 1 pairs per model and setting
+  // Below the floor the order breaks: Qwen3 1.7B's Q2_K places more than its IQ3_XXS (Q2_K keeps
+  // the tied output table at Q6_K, IQ3_XXS at Q5_K, and that table is a sixth of this model).
+  llmcalc::Issues issues;
+  const llmcalc::ModelSpec* small = llmcalc::catalog_model_spec("qwen3-1.7b", issues);
+  REQUIRE(small);
+  CHECK(llmcalc::llama_cpp_placed_bytes(*llmcalc::plan_weights(*small, "Q2_K", "/weights", issues, false)) >
+        llmcalc::llama_cpp_placed_bytes(*llmcalc::plan_weights(*small, "IQ3_XXS", "/weights", issues, false)));
 }
 
 TEST_CASE("explore(): matrix and leaderboard agree with estimate; recommendations follow their rules", "[explore]") {

@@ -45,6 +45,11 @@ bool is_gguf_format(const std::string& format);
 /// The formats an engine loads, best quality first, with their nominal bits per weight.
 std::vector<std::pair<std::string, int>> engine_format_ladder(const std::string& engine);
 
+/// Cut at this many bits or more, llama.cpp's ladder ends in the format that places the fewest
+/// bytes, for every catalog model (test_rank.cpp checks each cut); lower, it does not: Q2_K
+/// places more than IQ3_XXS in small models (it keeps the output table at Q6_K, IQ3_XXS at Q5_K).
+constexpr int kLlamaCppLadderSmallestLastFromBits = 3;
+
 /// Lists every accepted format id.
 std::vector<std::string> weight_format_ids();
 
