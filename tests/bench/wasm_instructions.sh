@@ -9,7 +9,7 @@ module=${1:-dist/llmcalc_core.js}
 here=$(dirname "$0")
 count() {
   valgrind --tool=callgrind --callgrind-out-file=/dev/null \
-    node --single-threaded --no-liftoff --no-wasm-lazy-compilation "$here/first_rank_run.mjs" "$module" "$1" 2>&1 |
+    node --predictable --single-threaded --no-liftoff --no-wasm-lazy-compilation "$here/first_rank_run.mjs" "$module" "$1" 2>&1 |
     sed -n 's/.*Collected : //p'
 }
 with=$(count rank)
