@@ -20,7 +20,8 @@ class TensorName {
   TensorName(const char* text) : TensorName(std::string_view(text)) {}  // NOLINT
   TensorName(const std::string& text) : TensorName(std::string_view(text)) {}  // NOLINT
   // A word at a time (and not zeroed first): the size-optimized WebAssembly of the inventory
-  // called memcpy for each 48-byte copy, and memset to zero it, a sixth of the first rank (issue #22).
+  // called memcpy for each 48-byte copy, and memset to zero it (the first rank 380M -> 337M
+  // instructions with the character loop in append; issue #22).
   TensorName(const TensorName& other)
       : words_{other.words_[0], other.words_[1], other.words_[2], other.words_[3], other.words_[4], other.words_[5]} {}
   TensorName& operator=(const TensorName& other) {
