@@ -96,15 +96,25 @@ const LayerPlacement& flag_placement(const LlamaCppInputs& in) {
   return *in.flags;
 }
 
-// One pass over the layers for what every measure() reads. The checkpoint of one sequence holds
-// the sliding layers' last window and the recurrent state (server-context.cpp
+// The KQ masks on a device (sched_reserve lines in tests/data/engine_logs.json): CUDA and ROCm
+// copy the f32 input and cast it to f16 for flash attention (6 B per cell and token), Metal
+// keeps 4 B, Vulkan 2 B.
+LlamaCppTraits::Backend backend_of(const Hardware& hardware) {
+  LlamaCppTraits::Backend b;
+  b.mask_bytes = hardware.backend == "vulkan" ? 2 : hardware.backend == "metal" ? 4 : 6;
+  b.cuda = hardware.backend == "cuda";
+  return b;
+}
+
+// One pass over the layers and the devices for what every measure() reads. The checkpoint of
+// one sequence holds the sliding layers' last window and the recurrent state (server-context.cpp
 // create_checkpoint, LLAMA_STATE_SEQ_FLAGS_PARTIAL_ONLY); the MTP layers' KV rows are the
 // decoder's full-attention rows.
-const LlamaCppModelTraits& traits_of(const LlamaCppInputs& in) {
+const LlamaCppTraits& traits_of(const LlamaCppInputs& in) {
   if (in.traits) return *in.traits;
   const ModelSpec& model = in.model;
   const KvType& type = in.request.kv_type;
-  LlamaCppModelTraits t;
+  LlamaCppTraits t;
   t.ffn_live_elements = ffn_live_elements(model);
   const AttentionGeometry* last_full = nullptr;
   for (const LayerSpec& layer : model.layers) {
@@ -119,7 +129,14 @@ const LlamaCppModelTraits& traits_of(const LlamaCppInputs& in) {
     if (a.kind == AttentionKind::full || a.kind == AttentionKind::mla) last_full = &a;
   }
   if (last_full) t.mtp_kv_row_bytes = kv_row_bytes(model, *last_full, type, KvLayout::llama_cpp);
-  in.traits = t;
+  t.gpus = uses_gpus(in.hardware);
+  t.cpu_only = in.hardware.kind == "cpu";
+  for (int d = 0; d < devices_of(in.request); ++d) {
+    t.device_backends.push_back(backend_of(device_hardware(in, d)));
+    t.usable_bytes.push_back(usable_memory_bytes(device_hardware(in, d), in.request.engine));
+  }
+  t.host_backend = backend_of(in.hardware);
+  in.traits = std::move(t);
   return *in.traits;
 }
 
@@ -138,7 +155,7 @@ int64_t window_cells(int64_t window_tokens, const KvRequest& kv, int64_t stream_
 int64_t mtp_context_bytes(const LlamaCppInputs& in, const KvBreakdown& kv) {
   const ModelSpec& m = in.model;
   if (!in.request.engine.mtp || m.mtp_layers <= 0 || m.layers.empty()) return 0;
-  const LlamaCppModelTraits& traits = traits_of(in);
+  const LlamaCppTraits& traits = traits_of(in);
   return m.mtp_layers * traits.mtp_kv_row_bytes * kv.cells + in.request.engine.ubatch_tokens * 4 * traits.ffn_live_elements;
 }
 
@@ -149,10 +166,14 @@ EngineTotals measure(const LlamaCppInputs& in, const LayerPlacement& p, int64_t 
   const EngineSettings& engine = r.engine;
   EngineTotals t;
   if (in.kv_context != context) {
-    in.kv = kv_cache_bytes(model, r.kv_type, engine_kv_request(r, context));
+    in.kv_request = engine_kv_request(r, context);
+    in.kv = kv_cache_bytes(model, r.kv_type, in.kv_request);
+    in.kv_layer_bytes = std::move(in.kv.per_layer_bytes);
+    in.kv.per_layer_bytes.clear();
     in.kv_context = context;
   }
   t.kv = in.kv;
+  const LlamaCppTraits& traits = traits_of(in);
   int devices = devices_of(r);
   t.devices.assign(static_cast<std::size_t>(devices), DeviceMemory{});
   t.host = DeviceMemory{};
@@ -169,18 +190,22 @@ EngineTotals measure(const LlamaCppInputs& in, const LayerPlacement& p, int64_t 
   int64_t added_copy = 0;
   int64_t overlapped_copy = 0;
   const int64_t ubatch = engine.ubatch_tokens;
-  const bool op_offload = uses_gpus(in.hardware) && ubatch >= kOpOffloadMinBatch;
+  const bool op_offload = traits.gpus && ubatch >= kOpOffloadMinBatch;
   for (std::size_t i = 0; i < static_cast<std::size_t>(model.n_layers); ++i) {
     int d = p.device[i];
     DeviceMemory& home = at(d);
-    int64_t kv = t.kv.per_layer_bytes.empty() ? 0 : t.kv.per_layer_bytes[i];
+    int64_t kv = in.kv_layer_bytes.empty() ? 0 : in.kv_layer_bytes[i];
     home.weights_bytes += w.layer_dense_bytes[i];
     home.kv_cache_bytes += kv;
     ++home.layers;
     if (d < 0) host_reads += static_cast<double>(w.layer_dense_bytes[i] + kv);
     int64_t experts = w.layer_expert_bytes[i];
     if (experts > 0) {
-      auto kept = static_cast<int64_t>(std::llround(static_cast<double>(experts) * p.expert_share[i]));
+      // All or none of them but for one partial layer (llround is a libm call in WebAssembly).
+      double share = p.expert_share[i];
+      int64_t kept = share == 1.0   ? experts
+                     : share == 0.0 ? 0
+                                    : static_cast<int64_t>(std::llround(static_cast<double>(experts) * share));
       home.weights_bytes += kept;
       if (kept > 0) ++home.expert_layers;
       if (experts - kept > 0) {
@@ -215,16 +240,13 @@ EngineTotals measure(const LlamaCppInputs& in, const LayerPlacement& p, int64_t 
   // Cells one ubatch attends over: one stream's.
   bool one_stream = engine.kv_unified && !model.per_sequence_streams;
   int64_t stream_cells = t.kv.cells / (one_stream ? 1 : std::max<int64_t>(1, r.sequences));
-  // The FFN live set, and the KQ masks (full and sliding caches) on the device: CUDA and ROCm
-  // copy the f32 input and cast it to f16 for flash attention (6 B per cell and token), Metal
-  // keeps 4 B, Vulkan 2 B (sched_reserve lines in tests/data/engine_logs.json); with CUDA the
-  // cast is made once, on the GPU of the first layer, and the GPUs after it receive the f16 mask
-  // (2 B: four P100s at b8829, whose later cards' buffers grow by exactly 2 B per cell and token
-  // from 32K to 128K, tests/data/multi_device_runs.json). DeepSeek sparse attention replaces the
-  // mask with its own two f32 buffers (indexer scores and top-k mask). Without flash attention
-  // one layer's f32 KQ scores.
-  const LlamaCppModelTraits& traits = traits_of(in);
-  int64_t swa_cells = window_cells(traits.window_tokens, engine_kv_request(r, context), stream_cells);
+  // The FFN live set, and the KQ masks (full and sliding caches) on the device (backend_of);
+  // with CUDA the cast is made once, on the GPU of the first layer, and the GPUs after it
+  // receive the f16 mask (2 B: four P100s at b8829, whose later cards' buffers grow by exactly
+  // 2 B per cell and token from 32K to 128K, tests/data/multi_device_runs.json). DeepSeek sparse
+  // attention replaces the mask with its own two f32 buffers (indexer scores and top-k mask).
+  // Without flash attention one layer's f32 KQ scores.
+  int64_t swa_cells = window_cells(traits.window_tokens, in.kv_request, stream_cells);
   bool sparse = traits.sparse_attention;
   int64_t dsa_buffer = sparse ? stream_cells * ubatch * 4 : 0;
   const int64_t ffn_live = traits.ffn_live_elements;
@@ -236,9 +258,9 @@ EngineTotals measure(const LlamaCppInputs& in, const LayerPlacement& p, int64_t 
       break;
     }
   }
-  auto live_set = [&](const std::string& backend, int d) {
-    bool f16_copy = backend == "cuda" && engine.flash_attention && d != cast_device;
-    int64_t mask_bytes = backend == "vulkan" || f16_copy ? 2 : backend == "metal" ? 4 : 6;
+  auto live_set = [&](const LlamaCppTraits::Backend& backend, int d) {
+    bool f16_copy = backend.cuda && engine.flash_attention && d != cast_device;
+    int64_t mask_bytes = f16_copy ? 2 : backend.mask_bytes;
     int64_t bytes = ubatch * 4 * ffn_live +
                     (sparse ? 0 : ubatch * mask_bytes * (stream_cells + swa_cells));
     if (!engine.flash_attention) bytes += ubatch * stream_cells * traits.max_heads * 4;
@@ -249,7 +271,7 @@ EngineTotals measure(const LlamaCppInputs& in, const LayerPlacement& p, int64_t 
   for (int d = 0; d < devices; ++d) {
     DeviceMemory& device = t.devices[static_cast<std::size_t>(d)];
     bool busy = device.layers > 0 || d == p.output_device;
-    int64_t live = busy ? live_set(device_hardware(in, d).backend, d) : 0;
+    int64_t live = busy ? live_set(traits.device_backends[static_cast<std::size_t>(d)], d) : 0;
     bool copies_here = d == 0 && (added_copy > 0 || overlapped_copy > 0);
     int64_t peak = d == 0 ? std::max(live + added_copy, overlapped_copy) : live;
     // With an op-offload copy in the same graph split, one of the two DSA buffers is freed
@@ -264,9 +286,8 @@ EngineTotals measure(const LlamaCppInputs& in, const LayerPlacement& p, int64_t 
   // Host compute: the f32 KQ masks (full and sliding) built for each ubatch, and the CPU's own
   // live set when it runs layers.
   t.host.compute_bytes = ubatch * 4 * (stream_cells + swa_cells);
-  bool cpu_only = in.hardware.kind == "cpu";
-  if (t.host.layers > 0 || cpu_only) t.host.compute_bytes += live_set(in.hardware.backend, -1);
-  if (cpu_only) {
+  if (t.host.layers > 0 || traits.cpu_only) t.host.compute_bytes += live_set(traits.host_backend, -1);
+  if (traits.cpu_only) {
     t.host.compute_bytes += outputs;
     t.host.draft_bytes = t.mtp;
   }
@@ -283,11 +304,11 @@ EngineTotals measure(const LlamaCppInputs& in, const LayerPlacement& p, int64_t 
   t.compute = 0;
   for (int d = 0; d < devices; ++d) {
     DeviceMemory& device = t.devices[static_cast<std::size_t>(d)];
-    device.usable_bytes = usable_memory_bytes(device_hardware(in, d), engine);
+    device.usable_bytes = traits.usable_bytes[static_cast<std::size_t>(d)];
     t.compute += device.compute_bytes;
   }
   t.offloaded = t.host.layers > 0 || t.host.expert_layers > 0 || p.output_device < 0;
-  if (uses_gpus(in.hardware)) {
+  if (traits.gpus) {
     t.host.usable_bytes = host_usable_bytes(r.system_memory_bytes);
     t.offloaded_read_bytes_per_token = static_cast<int64_t>(host_reads);
   } else {
@@ -295,7 +316,7 @@ EngineTotals measure(const LlamaCppInputs& in, const LayerPlacement& p, int64_t 
     t.devices.front().total_bytes += t.host.total_bytes;
     t.host.usable_bytes = 0;
   }
-  finish_totals(t, uses_gpus(in.hardware));
+  finish_totals(t, traits.gpus);
   return t;
 }
 

@@ -10,14 +10,27 @@
 
 namespace llmcalc {
 
-/// What measure() reads of the model at every placement it tries, computed once per inputs.
-struct LlamaCppModelTraits {
+/// What measure() reads of the model and the devices at every placement it tries, computed
+/// once per inputs (string comparisons and a walk of the layers each time were a third of
+/// measure()'s work; issue #22).
+struct LlamaCppTraits {
   int64_t ffn_live_elements = 0;   // f32 elements per ubatch token of the largest FFN live set
   bool sparse_attention = false;   // DeepSeek sparse attention (an indexer)
   int64_t max_heads = 0;           // query heads of the widest layer
   int64_t window_tokens = 0;       // the first sliding / chunked layer's window; 0 without one
   int64_t checkpoint_bytes = 0;    // one context checkpoint of one sequence
   int64_t mtp_kv_row_bytes = 0;    // one KV row of the MTP layers (the last full / MLA layer's)
+  bool gpus = false;               // discrete GPUs, beside system RAM
+  bool cpu_only = false;
+  /// A backend's KQ mask bytes per cell and token, and whether it is CUDA (which may receive
+  /// the mask as f16 instead).
+  struct Backend {
+    int64_t mask_bytes = 6;
+    bool cuda = false;
+  };
+  std::vector<Backend> device_backends;  // per device
+  Backend host_backend;                  // the hardware's own (CPU-only and unified systems)
+  std::vector<int64_t> usable_bytes;     // per device
 };
 
 /// Where each layer's tensors live. Device -1 is system RAM.
@@ -38,8 +51,10 @@ struct LlamaCppInputs {
   /// The cache at the context last measured: --fit tries many placements at one context, and
   /// the cache does not depend on where the layers go.
   mutable int64_t kv_context = -1;
-  mutable KvBreakdown kv;
-  mutable std::optional<LlamaCppModelTraits> traits;  // filled by the first measure()
+  mutable KvRequest kv_request;
+  mutable KvBreakdown kv;                      // without its per-layer list, copied per placement
+  mutable std::vector<int64_t> kv_layer_bytes;  // the cache's per-layer list
+  mutable std::optional<LlamaCppTraits> traits;  // filled by the first measure()
   mutable std::optional<LayerPlacement> flags;         // the placement the user's flags give
 };
 
