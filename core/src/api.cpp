@@ -78,8 +78,8 @@ std::string envelope(const Issues& issues, nlohmann::json result) {
   return json_text(out);
 }
 
-// The envelope around a result already written as JSON text (rank's): "result" sorts after
-// the envelope's other keys, so it closes the text dump() writes without it.
+// The envelope around a result already written as JSON text (rank's, explore's): "result"
+// sorts after the envelope's other keys, so it closes the text dump() writes without it.
 std::string envelope_around(const Issues& issues, const std::string& result_text) {
   if (issues.has_errors()) return envelope(issues, nullptr);
   std::string out = json_text(envelope_head(issues));
@@ -119,6 +119,16 @@ std::string guarded(const std::string& request_json,
   return envelope(issues, std::move(result));
 }
 
+// The same around a handler that writes its result as JSON text.
+std::string guarded_text(const std::string& request_json,
+                         std::string (*handler)(const nlohmann::json&, Issues&)) {
+  Issues issues;
+  std::optional<nlohmann::json> request = parsed_request(request_json, issues);
+  if (!request) return envelope(issues, nullptr);
+  std::string result = handler(*request, issues);
+  return envelope_around(issues, result);
+}
+
 }  // namespace
 
 std::string estimate_json(const std::string& request_json) {
@@ -126,15 +136,11 @@ std::string estimate_json(const std::string& request_json) {
 }
 
 std::string rank_json(const std::string& request_json) {
-  Issues issues;
-  std::optional<nlohmann::json> request = parsed_request(request_json, issues);
-  if (!request) return envelope(issues, nullptr);
-  std::string result = rank_models(*request, issues);
-  return envelope_around(issues, result);
+  return guarded_text(request_json, rank_models);
 }
 
 std::string explore_json(const std::string& request_json) {
-  return guarded(request_json, explore);
+  return guarded_text(request_json, explore);
 }
 
 std::string plan_json(const std::string& request_json) {

@@ -1,20 +1,71 @@
-// The matrix, the context sweep and the device leaderboard around one scenario.
+// The matrix, the context sweep and the device leaderboard around one scenario. The answer is
+// written as JSON text, keys in dump()'s sorted order: as a document its 129 leaderboard rows
+// were built, dumped and freed on every input change (issue #22).
 #include "llmcalc/explore.h"
 
 #include <algorithm>
+#include <optional>
 #include <utility>
 #include <vector>
 
 #include "llmcalc/catalog.h"
 #include "llmcalc/evaluation.h"
 #include "llmcalc/scenario.h"
+#include "json_text.h"
 #include "stable_insertion_sort.h"
 
 namespace llmcalc {
 namespace {
 
 // A catalog price, or null where the data has none (stored as a negative number).
-nlohmann::json price_or_null(double usd) { return usd >= 0 ? nlohmann::json(usd) : nlohmann::json(nullptr); }
+bool priced(double usd) { return usd >= 0; }
+void append_price(std::string& out, double usd) {
+  if (priced(usd)) {
+    append_json_number(out, usd);
+  } else {
+    out += "null";
+  }
+}
+
+// The model and settings on one catalog device: a row of the leaderboard.
+struct DeviceRow {
+  const Hardware* hardware = nullptr;
+  std::string verdict;
+  int64_t total_bytes = 0;
+  int64_t usable_bytes = 0;
+  int64_t max_context_tokens = 0;
+  double decode_tokens_per_s = 0;
+  double ttft_s = 0;
+  double price_usd = -1;
+  double price_used_usd = -1;
+};
+
+// A row, with the device's name in the recommendations.
+void append_device_row(std::string& out, const DeviceRow& row, bool named) {
+  out += "{\"decode_tokens_per_s\":";
+  append_json_number(out, row.decode_tokens_per_s);
+  out += ",\"id\":";
+  append_json_string(out, row.hardware->id);
+  out += ",\"max_context_tokens\":";
+  append_json_integer(out, row.max_context_tokens);
+  if (named) {
+    out += ",\"name\":";
+    append_json_string(out, row.hardware->name);
+  }
+  out += ",\"price_usd\":";
+  append_price(out, row.price_usd);
+  out += ",\"price_used_usd\":";
+  append_price(out, row.price_used_usd);
+  out += ",\"total_bytes\":";
+  append_json_integer(out, row.total_bytes);
+  out += ",\"ttft_s\":";
+  append_json_number(out, row.ttft_s);
+  out += ",\"usable_bytes\":";
+  append_json_integer(out, row.usable_bytes);
+  out += ",\"verdict\":";
+  append_json_string(out, row.verdict);
+  out += '}';
+}
 
 // Whether the scenario fits comfortably on `count` of `hardware`. `s` is a scratch copy, reused
 // so that each probe does not copy the model's tensor list.
@@ -67,38 +118,31 @@ const std::vector<MultiGpu>& multi_gpu_by_price() {
 // The cheapest device that fits comfortably, the used card with the most decode speed per dollar
 // among those that fit comfortably, a unified-memory option, the cheapest cloud offer and the
 // cheapest multi-GPU combination of priced discrete cards (launch and used prices, see data/).
-// `devices` are the leaderboard rows, `row_hardware` the device of each row. `probe` is the
-// request's scenario, used as scratch: its hardware, device count and speed are overwritten.
-nlohmann::json recommendations(Scenario& probe, const ModelSpec& model, const nlohmann::json& devices,
-                               const std::vector<const Hardware*>& row_hardware) {
-  nlohmann::json cheapest = nullptr;
-  nlohmann::json unified = nullptr;
+// `rows` are the leaderboard's. `probe` is the request's scenario, used as scratch: its
+// hardware, device count and speed are overwritten.
+std::string recommendations(Scenario& probe, const ModelSpec& model, const std::vector<DeviceRow>& rows) {
+  std::optional<std::size_t> cheapest;
+  std::optional<std::size_t> unified;
   nlohmann::json used = nullptr;
   double best_speed_per_usd = 0;
-  auto named = [&](std::size_t row) {
-    nlohmann::json out = devices[row];
-    out["name"] = row_hardware[row]->name;
-    return out;
+  auto filled = [&](std::size_t row) {
+    return static_cast<double>(rows[row].total_bytes) / static_cast<double>(rows[row].usable_bytes);
   };
-  for (std::size_t row = 0; row < devices.size(); ++row) {
-    const nlohmann::json& d = devices[row];
-    if (d["verdict"] != "comfortable") continue;
-    if (d["price_used_usd"].is_number()) {
-      double speed_per_usd = d["decode_tokens_per_s"].get<double>() / d["price_used_usd"].get<double>();
+  for (std::size_t row = 0; row < rows.size(); ++row) {
+    const DeviceRow& d = rows[row];
+    if (d.verdict != "comfortable") continue;
+    if (priced(d.price_used_usd)) {
+      double speed_per_usd = d.decode_tokens_per_s / d.price_used_usd;
       if (speed_per_usd > best_speed_per_usd) {
         best_speed_per_usd = speed_per_usd;
-        used = {{"id", d["id"]}, {"name", row_hardware[row]->name}, {"price_used_usd", d["price_used_usd"]},
-                {"decode_tokens_per_s", d["decode_tokens_per_s"]},
+        used = {{"id", d.hardware->id}, {"name", d.hardware->name}, {"price_used_usd", d.price_used_usd},
+                {"decode_tokens_per_s", d.decode_tokens_per_s},
                 {"tokens_per_s_per_1000_usd", 1000.0 * speed_per_usd}};
       }
     }
-    bool priced = d["price_usd"].is_number();
-    if (priced && (cheapest.is_null() || d["price_usd"].get<double>() < cheapest["price_usd"].get<double>())) {
-      cheapest = named(row);
-    }
-    if (row_hardware[row]->kind == "unified" && (unified.is_null() || d["total_bytes"].get<double>() / d["usable_bytes"].get<double>() >
-                                                            unified["total_bytes"].get<double>() / unified["usable_bytes"].get<double>())) {
-      unified = named(row);  // the one the model fills best, i.e. the smallest that fits
+    if (priced(d.price_usd) && (!cheapest || d.price_usd < rows[*cheapest].price_usd)) cheapest = row;
+    if (d.hardware->kind == "unified" && (!unified || filled(row) > filled(*unified))) {
+      unified = row;  // the one the model fills best, i.e. the smallest that fits
     }
   }
   // Candidates come in ascending price, so the first that fits is the cheapest.
@@ -122,10 +166,22 @@ nlohmann::json recommendations(Scenario& probe, const ModelSpec& model, const nl
       break;
     }
   }
-  return {{"cheapest_device", cheapest}, {"unified_memory", unified}, {"cheapest_cloud", cloud},
-          {"multi_gpu", multi},
-          {"best_value_used", used},
-          {"note", "Launch prices, indicative 2026 used prices (median of guide and listing ranges) and dated cloud offers from data/."}};
+  auto append_row_or_null = [&](std::string& out, std::optional<std::size_t> row) {
+    if (row) {
+      append_device_row(out, rows[*row], true);
+    } else {
+      out += "null";
+    }
+  };
+  std::string out = "{\"best_value_used\":" + json_text(used) + ",\"cheapest_cloud\":" + json_text(cloud) +
+                    ",\"cheapest_device\":";
+  append_row_or_null(out, cheapest);
+  out += ",\"multi_gpu\":" + json_text(multi) +
+         ",\"note\":\"Launch prices, indicative 2026 used prices (median of guide and listing ranges) and dated "
+         "cloud offers from data/.\",\"unified_memory\":";
+  append_row_or_null(out, unified);
+  out += '}';
+  return out;
 }
 
 // The panels explore() computes: every one by default, or those named in "sections" (the page
@@ -210,17 +266,17 @@ nlohmann::json advice(Scenario& s, const ModelSpec& model) {
   return out;
 }
 
-nlohmann::json explore(const nlohmann::json& request, Issues& issues) {
+std::string explore(const nlohmann::json& request, Issues& issues) {
   if (!request.is_object()) {
     issues.error("not_an_object", "/", "Expected a JSON object here.");
-    return nullptr;
+    return "";
   }
   std::optional<Sections> wanted = read_sections(request, issues);
-  if (!wanted) return nullptr;
+  if (!wanted) return "";
   nlohmann::json scenario_request = request;
   scenario_request.erase("sections");
   std::optional<Scenario> resolved = resolve_scenario(scenario_request, issues);
-  if (!resolved) return nullptr;
+  if (!resolved) return "";
   // One scenario, changed and restored section by section (a copy would copy the model's tensors).
   Scenario& s = *resolved;
   const ModelSpec& model = s.model;
@@ -228,15 +284,14 @@ nlohmann::json explore(const nlohmann::json& request, Issues& issues) {
   const int64_t context_tokens = s.context_tokens;
   const int64_t prompt_tokens = s.prompt_tokens;
 
-  nlohmann::json out = {{"context_tokens", context_tokens}};
   // Quantization x context: the engine's formats at 8K, 32K, 128K and the native maximum.
+  std::string matrix = "[";
   if (wanted->matrix) {
     std::vector<int64_t> contexts;
     for (int64_t c : {8192, 32768, 131072}) {
       if (c < model.max_context_tokens) contexts.push_back(c);
     }
     contexts.push_back(model.max_context_tokens);
-    nlohmann::json matrix = nlohmann::json::array();
     for (const auto& [format, bits] : engine_format_ladder(s.engine.engine)) {
       s.weights = format;
       for (int64_t context : contexts) {
@@ -245,23 +300,32 @@ nlohmann::json explore(const nlohmann::json& request, Issues& issues) {
         Issues cell_issues;
         std::optional<Evaluation> e = evaluate(s, model, cell_issues, false);
         if (!e) continue;
-        matrix.push_back({{"weights", format}, {"bits", bits}, {"context_tokens", context},
-                          {"verdict", e->memory.verdict}, {"total_bytes", e->memory.total_bytes}});
+        matrix += matrix.size() > 1 ? ",{\"bits\":" : "{\"bits\":";
+        append_json_integer(matrix, bits);
+        matrix += ",\"context_tokens\":";
+        append_json_integer(matrix, context);
+        matrix += ",\"total_bytes\":";
+        append_json_integer(matrix, e->memory.total_bytes);
+        matrix += ",\"verdict\":";
+        append_json_string(matrix, e->memory.verdict);
+        matrix += ",\"weights\":";
+        append_json_string(matrix, format);
+        matrix += '}';
       }
     }
     s.weights = weights;
     s.context_tokens = context_tokens;
     s.prompt_tokens = prompt_tokens;
-    out["matrix"] = std::move(matrix);
   }
+  matrix += ']';
 
-  if (wanted->advice) out["advice"] = advice(s, model);
+  const std::string advised = wanted->advice ? json_text(advice(s, model)) : "";
 
   // Memory and decode speed against context, 4K to 1M tokens (beyond the native window when
   // asked for): every point decodes with the whole context in the cache.
+  std::string sweep = "[";
+  int64_t usable = 0;
   if (wanted->sweep) {
-    nlohmann::json sweep = nlohmann::json::array();
-    int64_t usable = 0;
     for (int64_t context = 4096; context <= 1048576; context *= 2) {
       s.context_tokens = context;
       s.prompt_tokens = std::min(prompt_tokens, context);
@@ -269,24 +333,35 @@ nlohmann::json explore(const nlohmann::json& request, Issues& issues) {
       std::optional<Evaluation> e = evaluate(s, model, point_issues, false);
       if (!e) break;
       usable = e->memory.usable_bytes;
-      sweep.push_back({{"context_tokens", context}, {"total_bytes", e->memory.total_bytes},
-                       {"kv_cache_bytes", e->memory.kv_cache_bytes},
-                       {"fits", e->memory.verdict != "oom"},
-                       {"decode_tokens_per_s", e->speed.decode_tokens_per_s},
-                       {"decode_low", e->speed.decode_low},
-                       {"decode_high", e->speed.decode_high},
-                       {"bound", e->speed.bound}});
+      sweep += sweep.size() > 1 ? ",{\"bound\":" : "{\"bound\":";
+      append_json_string(sweep, e->speed.bound);
+      sweep += ",\"context_tokens\":";
+      append_json_integer(sweep, context);
+      sweep += ",\"decode_high\":";
+      append_json_number(sweep, e->speed.decode_high);
+      sweep += ",\"decode_low\":";
+      append_json_number(sweep, e->speed.decode_low);
+      sweep += ",\"decode_tokens_per_s\":";
+      append_json_number(sweep, e->speed.decode_tokens_per_s);
+      sweep += ",\"fits\":";
+      append_json_bool(sweep, e->memory.verdict != "oom");
+      sweep += ",\"kv_cache_bytes\":";
+      append_json_integer(sweep, e->memory.kv_cache_bytes);
+      sweep += ",\"total_bytes\":";
+      append_json_integer(sweep, e->memory.total_bytes);
+      sweep += '}';
     }
     s.context_tokens = context_tokens;
     s.prompt_tokens = prompt_tokens;
-    out["sweep"] = std::move(sweep);
-    out["usable_bytes"] = usable;
   }
+  sweep += ']';
 
-  // The same model and settings on every catalog device.
+  // The same model and settings on every catalog device (the last section: it leaves `s` on
+  // the last device).
+  std::string devices = "[";
+  std::string recommended;
   if (wanted->devices) {
-    nlohmann::json devices = nlohmann::json::array();
-    std::vector<const Hardware*> row_hardware;
+    std::vector<DeviceRow> rows;
     const int64_t listed_devices = s.devices;
     // The weights are the same on every device: placed once (no rows where the format fails).
     Issues plan_issues;
@@ -296,20 +371,28 @@ nlohmann::json explore(const nlohmann::json& request, Issues& issues) {
       s.use_devices(hardware, listed_devices);
       s.speed = default_speed_assumptions(speed_calibration_key(s.hardware), s.engine.engine);
       const Evaluation e = evaluate_plan(s, model, plan);
-      devices.push_back({{"id", hardware.id},
-                         {"verdict", e.memory.verdict},
-                         {"total_bytes", e.memory.total_bytes},
-                         {"usable_bytes", e.memory.usable_bytes},
-                         {"max_context_tokens", e.memory.max_context_tokens},
-                         {"decode_tokens_per_s", e.speed.decode_tokens_per_s},
-                         {"ttft_s", e.speed.ttft_s},
-                         {"price_usd", price_or_null(s.hardware.price_usd)},
-                         {"price_used_usd", price_or_null(s.hardware.price_used_usd)}});
-      row_hardware.push_back(&hardware);
+      rows.push_back({&hardware, e.memory.verdict, e.memory.total_bytes, e.memory.usable_bytes,
+                      e.memory.max_context_tokens, e.speed.decode_tokens_per_s, e.speed.ttft_s,
+                      s.hardware.price_usd, s.hardware.price_used_usd});
+      if (rows.size() > 1) devices += ',';
+      append_device_row(devices, rows.back(), false);
     }
-    out["recommendations"] = recommendations(s, model, devices, row_hardware);
-    out["devices"] = std::move(devices);
+    recommended = recommendations(s, model, rows);
   }
+  devices += ']';
+
+  std::string out = "{";
+  if (wanted->advice) out += "\"advice\":" + advised + ",";
+  out += "\"context_tokens\":";
+  append_json_integer(out, context_tokens);
+  if (wanted->devices) out += ",\"devices\":" + devices;
+  if (wanted->matrix) out += ",\"matrix\":" + matrix;
+  if (wanted->devices) out += ",\"recommendations\":" + recommended;
+  if (wanted->sweep) {
+    out += ",\"sweep\":" + sweep + ",\"usable_bytes\":";
+    append_json_integer(out, usable);
+  }
+  out += '}';
   return out;
 }
 
