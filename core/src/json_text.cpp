@@ -107,7 +107,20 @@ void append_json(std::string& out, const nlohmann::json& value) {
 void append_json_string(std::string& out, const std::string& value) {
   static const char hex[] = "0123456789abcdef";
   out += '"';
+  // Printable ASCII but the quote and the backslash is written as it is, a run at a time (a
+  // call per character was a sixth of an estimate's work natively; issue #22).
+  auto plain = [](char c) {
+    const auto byte = static_cast<unsigned char>(c);
+    return byte >= 0x20 && byte < 0x80 && c != '"' && c != '\\';
+  };
   for (std::size_t at = 0; at < value.size();) {
+    std::size_t end = at;
+    while (end < value.size() && plain(value[end])) ++end;
+    if (end > at) {
+      out.append(value, at, end - at);
+      at = end;
+      continue;
+    }
     const char c = value[at];
     if (static_cast<unsigned char>(c) >= 0x80) {
       // Beyond ASCII: a well-formed sequence as it is, else U+FFFD (as dump() replaces).
@@ -130,15 +143,12 @@ void append_json_string(std::string& out, const std::string& value) {
       case '\n': out += "\\n"; break;
       case '\f': out += "\\f"; break;
       case '\r': out += "\\r"; break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          const auto byte = static_cast<unsigned char>(c);
-          out += "\\u00";
-          out += hex[byte >> 4];
-          out += hex[byte & 0xF];
-        } else {
-          out += c;
-        }
+      default: {  // the other control characters
+        const auto byte = static_cast<unsigned char>(c);
+        out += "\\u00";
+        out += hex[byte >> 4];
+        out += hex[byte & 0xF];
+      }
     }
     ++at;
   }
