@@ -80,8 +80,10 @@ std::optional<PublishedRepo> gguf_repo_for(const nlohmann::json& record, const s
   for (bool variants : {false, true}) {
     for (const nlohmann::json& entry : *repos) {
       if (entry.contains("variant") != variants) continue;
-      for (const nlohmann::json& quant : entry.value("quants", nlohmann::json::array())) {
-        if (quant.is_string() && lower(quant.get<std::string>()) == wanted) {
+      auto quants = entry.find("quants");  // read in place: value() would copy the list
+      if (quants == entry.end()) continue;
+      for (const nlohmann::json& quant : *quants) {
+        if (quant.is_string() && lower(quant.get_ref<const std::string&>()) == wanted) {
           return PublishedRepo{entry.value("repo", ""), true, entry.value("variant", ""), format, ""};
         }
       }

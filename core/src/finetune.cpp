@@ -67,17 +67,21 @@ FinetuneSettings read_finetune_settings(const nlohmann::json& request, Issues& i
 }
 
 int64_t lora_parameters(const ModelSpec& model, int64_t rank, const std::vector<std::string>& list) {
+  // The list read once, not per tensor.
+  const bool q = targets(list, "q");
+  const bool k = targets(list, "k");
+  const bool v = targets(list, "v");
+  const bool o = targets(list, "o");
+  const bool gate = targets(list, "gate");
+  const bool up = targets(list, "up");
+  const bool down = targets(list, "down");
   int64_t total = 0;
   for (const TensorSpec& t : model.tensors) {
     if (t.part != ModelPart::text || t.ne2 != 1 || t.ne1 == 1) continue;
-    bool hit = (t.role == TensorRole::attn_q && targets(list, "q")) ||
-               (t.role == TensorRole::attn_k && targets(list, "k")) ||
-               (t.role == TensorRole::attn_v && targets(list, "v")) ||
-               (t.role == TensorRole::attn_qkv && (targets(list, "q") || targets(list, "k") || targets(list, "v"))) ||
-               (t.role == TensorRole::attn_output && targets(list, "o")) ||
-               (t.role == TensorRole::ffn_gate && targets(list, "gate")) ||
-               (t.role == TensorRole::ffn_up && targets(list, "up")) ||
-               (t.role == TensorRole::ffn_down && targets(list, "down"));
+    bool hit = (t.role == TensorRole::attn_q && q) || (t.role == TensorRole::attn_k && k) ||
+               (t.role == TensorRole::attn_v && v) || (t.role == TensorRole::attn_qkv && (q || k || v)) ||
+               (t.role == TensorRole::attn_output && o) || (t.role == TensorRole::ffn_gate && gate) ||
+               (t.role == TensorRole::ffn_up && up) || (t.role == TensorRole::ffn_down && down);
     if (hit) total += rank * (t.ne0 + t.ne1);
   }
   return total;
