@@ -132,7 +132,7 @@ std::string guarded_text(const std::string& request_json,
 }  // namespace
 
 std::string estimate_json(const std::string& request_json) {
-  return guarded(request_json, estimate_answer);
+  return guarded_text(request_json, estimate_answer);
 }
 
 std::string rank_json(const std::string& request_json) {

@@ -7,10 +7,12 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <string>
 #include <utility>
 
 #include "llmcalc/catalog.h"
 #include "llmcalc/json_reader.h"
+#include "json_text.h"
 
 namespace llmcalc {
 namespace {
@@ -107,7 +109,7 @@ CostAssumptions read_cost_assumptions(const nlohmann::json& request, Issues& iss
   return a;
 }
 
-nlohmann::json estimate_cost(const CostInputs& in, const CostAssumptions& a) {
+std::string estimate_cost(const CostInputs& in, const CostAssumptions& a) {
   double devices = static_cast<double>(in.devices);
   double purchase = a.purchase_usd >= 0 ? a.purchase_usd
                     : in.device_price_usd > 0 ? in.device_price_usd * devices
@@ -130,52 +132,88 @@ nlohmann::json estimate_cost(const CostInputs& in, const CostAssumptions& a) {
                                      : api["usd_per_million_output_tokens"].get<double>() *
                                            a.tokens_per_day / 1e6 * kDaysPerMonth;
 
-  auto maybe = [](double value) { return value >= 0 ? nlohmann::json(value) : nlohmann::json(nullptr); };
-  // Buying pays off when the monthly saving has covered the purchase.
-  auto break_even = [&](double alternative_monthly) -> nlohmann::json {
-    if (purchase < 0 || alternative_monthly < 0) return nullptr;
+  // Buying pays off when the monthly saving has covered the purchase; -1 when it never does.
+  auto break_even = [&](double alternative_monthly) {
+    if (purchase < 0 || alternative_monthly < 0) return -1.0;
     double running = power_usd_per_hour * a.hours_per_day * kDaysPerMonth;
     double saving = alternative_monthly - running;
-    return saving > 0 ? nlohmann::json(purchase / saving) : nlohmann::json(nullptr);
+    return saving > 0 ? purchase / saving : -1.0;
   };
-  nlohmann::json even_rent = break_even(rent_monthly);
-  nlohmann::json even_api = break_even(api_monthly);
+  const double even_rent = break_even(rent_monthly);
+  const double even_api = break_even(api_monthly);
   // The chart runs 36 months, or to the year after a later break-even (up to 10 years), so the
   // crossing the figures name is on it; 13 points either way.
   int horizon = 36;
-  for (const nlohmann::json* even : {&even_rent, &even_api}) {
-    if (even->is_number()) {
-      horizon = std::max(horizon, std::min(120, static_cast<int>(std::ceil(even->get<double>() / 12.0)) * 12));
-    }
+  for (double even : {even_rent, even_api}) {
+    if (even >= 0) horizon = std::max(horizon, std::min(120, static_cast<int>(std::ceil(even / 12.0)) * 12));
   }
-  nlohmann::json chart = nlohmann::json::array();
+  // The answer as JSON text, keys in dump()'s sorted order (issue #22: built as a document, the
+  // estimate's largest section was a fifth of its allocations).
+  std::string out;
+  auto key = [&](const char* name) {
+    out += out.back() == '{' ? "\"" : ",\"";
+    out += name;
+    out += "\":";
+  };
+  auto figure = [&](const char* name, bool known, double value) {  // null where there is none
+    key(name);
+    if (known) {
+      append_json_number(out, value);
+    } else {
+      out += "null";
+    }
+  };
+  auto maybe = [&](const char* name, double value) { figure(name, value >= 0, value); };
+  auto per_million_or_none = [&](double usd_per_hour, double tokens_per_s) {
+    return usd_per_hour >= 0 ? per_million(usd_per_hour, tokens_per_s) : -1.0;
+  };
+  out = "{\"api\":{";
+  maybe("monthly_usd", api_monthly);
+  key("price");
+  out += json_text(api);
+  out += "},\"assumptions\":{";
+  key("amortization_months");
+  append_json_number(out, a.amortization_months);
+  key("concurrency");
+  append_json_integer(out, a.concurrency);
+  key("electricity_usd_per_kwh");
+  append_json_number(out, a.electricity_usd_per_kwh);
+  key("hours_per_day");
+  append_json_number(out, a.hours_per_day);
+  maybe("purchase_usd", purchase);
+  key("tokens_per_day");
+  append_json_number(out, a.tokens_per_day);
+  out += '}';
+  maybe("break_even_months_vs_api", even_api);
+  maybe("break_even_months_vs_rent", even_rent);
+  key("chart");
+  out += '[';
   for (int month = 0; month <= horizon; month += horizon / 12) {
     double m = month;
     double running = power_usd_per_hour * a.hours_per_day * kDaysPerMonth * m;
-    chart.push_back({{"month", month},
-                     {"own_usd", purchase >= 0 ? nlohmann::json(purchase + running) : nlohmann::json(nullptr)},
-                     {"rent_usd", maybe(rent_monthly >= 0 ? rent_monthly * m : -1.0)},
-                     {"api_usd", maybe(api_monthly >= 0 ? api_monthly * m : -1.0)}});
+    out += month > 0 ? ",{" : "{";
+    maybe("api_usd", api_monthly >= 0 ? api_monthly * m : -1.0);
+    key("month");
+    append_json_integer(out, month);
+    figure("own_usd", purchase >= 0, purchase + running);
+    maybe("rent_usd", rent_monthly >= 0 ? rent_monthly * m : -1.0);
+    out += '}';
   }
-  return {{"assumptions", {{"electricity_usd_per_kwh", a.electricity_usd_per_kwh},
-                           {"hours_per_day", a.hours_per_day},
-                           {"tokens_per_day", a.tokens_per_day},
-                           {"amortization_months", a.amortization_months},
-                           {"purchase_usd", maybe(purchase)},
-                           {"concurrency", a.concurrency}}},
-          {"own", {{"usd_per_hour", maybe(own_usd_per_hour)},
-                   {"power_usd_per_hour", power_usd_per_hour},
-                   {"usd_per_million_tokens", maybe(own_usd_per_hour >= 0 ? per_million(own_usd_per_hour, in.decode_tokens_per_s) : -1.0)},
-                   {"usd_per_million_tokens_concurrent", maybe(own_usd_per_hour >= 0 ? per_million(own_usd_per_hour, in.concurrent_tokens_per_s) : -1.0)},
-                   {"monthly_usd", maybe(own_monthly)}}},
-          {"rent", {{"offer", std::move(offer)},
-                    {"usd_per_million_tokens", maybe(rent_usd_per_hour >= 0 ? per_million(rent_usd_per_hour, in.decode_tokens_per_s) : -1.0)},
-                    {"usd_per_million_tokens_concurrent", maybe(rent_usd_per_hour >= 0 ? per_million(rent_usd_per_hour, in.concurrent_tokens_per_s) : -1.0)},
-                    {"monthly_usd", maybe(rent_monthly)}}},
-          {"api", {{"price", std::move(api)}, {"monthly_usd", maybe(api_monthly)}}},
-          {"break_even_months_vs_rent", std::move(even_rent)},
-          {"break_even_months_vs_api", std::move(even_api)},
-          {"chart", std::move(chart)}};
+  out += "],\"own\":{";
+  maybe("monthly_usd", own_monthly);
+  key("power_usd_per_hour");
+  append_json_number(out, power_usd_per_hour);
+  maybe("usd_per_hour", own_usd_per_hour);
+  maybe("usd_per_million_tokens", per_million_or_none(own_usd_per_hour, in.decode_tokens_per_s));
+  maybe("usd_per_million_tokens_concurrent", per_million_or_none(own_usd_per_hour, in.concurrent_tokens_per_s));
+  out += "},\"rent\":{";
+  maybe("monthly_usd", rent_monthly);
+  key("offer");
+  out += json_text(offer);
+  maybe("usd_per_million_tokens", per_million_or_none(rent_usd_per_hour, in.decode_tokens_per_s));
+  maybe("usd_per_million_tokens_concurrent", per_million_or_none(rent_usd_per_hour, in.concurrent_tokens_per_s));
+  out += "}}";
+  return out;
 }
 
 }  // namespace llmcalc

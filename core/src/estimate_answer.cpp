@@ -19,6 +19,7 @@
 #include "llmcalc/scenario.h"
 #include "llmcalc/speed.h"
 #include "llmcalc/weights.h"
+#include "json_text.h"
 
 namespace llmcalc {
 namespace {
@@ -77,12 +78,12 @@ nlohmann::json finetune_with_devices(const Scenario& s, const FinetuneSettings& 
 
 }  // namespace
 
-nlohmann::json estimate_answer(const nlohmann::json& request, Issues& issues) {
+std::string estimate_answer(const nlohmann::json& request, Issues& issues) {
   std::optional<Scenario> scenario = resolve_scenario(request, issues);
-  if (!scenario) return nullptr;
+  if (!scenario) return "";
   const Scenario& s = *scenario;
   std::optional<Evaluation> evaluation = evaluate(s, s.model, issues);
-  if (!evaluation) return nullptr;
+  if (!evaluation) return "";
   const WeightPlan* weights = evaluation->weights.get();
   const MemoryEstimate& memory = evaluation->memory;
   const SpeedEstimate& speed = evaluation->speed;
@@ -109,18 +110,20 @@ nlohmann::json estimate_answer(const nlohmann::json& request, Issues& issues) {
 
   nlohmann::json resolved = scenario_json(s);
   resolved["context_tokens"] = evaluation->context_tokens;
-  return {{"model", model_card_json(s)},
-          {"engine", engine_release_json(s.engine.engine)},
-          {"params", params_json(s.model.params)},
-          {"weights", weight_plan_json(*weights)},
-          {"memory", memory_json(memory, evaluation_math(s, s.model, *evaluation))},
-          {"decode", speed_parts["decode"]},
-          {"prefill", speed_parts["prefill"]},
-          {"hardware", hardware_json(s.hardware)},
-          {"commands", launch_commands(s, memory)},
-          {"cost", estimate_cost(cost_inputs, cost_assumptions)},
-          {"finetune", finetune_with_devices(s, read_finetune_settings(request, issues))},
-          {"scenario", resolved}};
+  // The sections in dump()'s sorted order; the cost is written as text.
+  std::string out = "{\"commands\":" + json_text(launch_commands(s, memory));
+  out += ",\"cost\":" + estimate_cost(cost_inputs, cost_assumptions);
+  out += ",\"decode\":" + json_text(speed_parts["decode"]);
+  out += ",\"engine\":" + json_text(engine_release_json(s.engine.engine));
+  out += ",\"finetune\":" + json_text(finetune_with_devices(s, read_finetune_settings(request, issues)));
+  out += ",\"hardware\":" + json_text(hardware_json(s.hardware));
+  out += ",\"memory\":" + json_text(memory_json(memory, evaluation_math(s, s.model, *evaluation)));
+  out += ",\"model\":" + json_text(model_card_json(s));
+  out += ",\"params\":" + json_text(params_json(s.model.params));
+  out += ",\"prefill\":" + json_text(speed_parts["prefill"]);
+  out += ",\"scenario\":" + json_text(resolved);
+  out += ",\"weights\":" + json_text(weight_plan_json(*weights)) + "}";
+  return out;
 }
 
 

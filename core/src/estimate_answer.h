@@ -2,13 +2,15 @@
 // estimate_json puts in its envelope.
 #pragma once
 
+#include <string>
+
 #include <nlohmann/json.hpp>
 
 #include "llmcalc/issues.h"
 
 namespace llmcalc {
 
-/// The result for an estimate request, or null with the reasons in `issues`.
-nlohmann::json estimate_answer(const nlohmann::json& request, Issues& issues);
+/// The result for an estimate request as JSON text, or "" with the reasons in `issues`.
+std::string estimate_answer(const nlohmann::json& request, Issues& issues);
 
 }  // namespace llmcalc

@@ -18,7 +18,7 @@ TEST_CASE("Owning cost per hour, per million tokens and per month by hand", "[co
   a.electricity_usd_per_kwh = 0.20;
   a.hours_per_day = 10;
   a.amortization_months = 36;
-  auto cost = llmcalc::estimate_cost(in, a);
+  auto cost = nlohmann::json::parse(llmcalc::estimate_cost(in, a));
   // Power: 2 x 450 W = 0.9 kW x $0.20 = $0.18 per hour.
   CHECK(cost["own"]["power_usd_per_hour"].get<double>() == Approx(0.18));
   // Purchase $3,198 over 36 months x 30.4375 days x 10 h = 10,957.5 h: $0.291855 per hour.
@@ -49,7 +49,7 @@ TEST_CASE("Renting uses the cheapest offer per device; break-even by hand", "[co
   in.device_price_usd = 1599;
   in.decode_tokens_per_s = 120;
   llmcalc::CostAssumptions a;  // $0.15/kWh, 8 h/day
-  auto cost = llmcalc::estimate_cost(in, a);
+  auto cost = nlohmann::json::parse(llmcalc::estimate_cost(in, a));
   CHECK(cost["rent"]["offer"]["usd_per_hour"].get<double>() == Approx(cheapest));
   // Renting 8 h x 30.4375 days; owning runs at 0.45 kW x $0.15 = $0.0675 per hour.
   double rent_monthly = cheapest * 8 * 30.4375;

@@ -1,5 +1,6 @@
-// The JSON text writers rank's rows go through (core/src/json_text.h) write what nlohmann::json's
-// own dump() writes for the same values: the library is the reference.
+// The JSON text writers the answers go through (core/src/json_text.h) write what nlohmann::json's
+// own dump() writes for the same values: the library is the reference. So do the answers written
+// as text (estimate's, explore's and rank's): keys in dump()'s sorted order, each once.
 #include <catch2/catch.hpp>
 
 #include <cstdint>
@@ -10,6 +11,8 @@
 #include <nlohmann/json.hpp>
 
 #include "json_text.h"
+#include "llmcalc/api.h"
+#include "llmcalc/catalog.h"
 
 namespace {
 
@@ -93,4 +96,28 @@ TEST_CASE("json_text writes a document as dump() does", "[json_text]") {
   CHECK(llmcalc::json_text(document) == dumped(document));
   CHECK(llmcalc::json_text(nlohmann::json()) == "null");
   CHECK(llmcalc::json_text(nlohmann::json::array()) == "[]");
+}
+
+// Written by hand in dump()'s key order, an answer whose keys were out of order or repeated would
+// differ from the dump of its own parse. Every catalog model's estimate, with costs that give
+// both figures and nulls, and the explore of every fourth model on several engines.
+TEST_CASE("estimate's and explore's answers, written as text, are the text dump() writes for the same document",
+          "[json_text]") {
+  const auto& models = llmcalc::Catalog::instance().models();
+  const char* engines[] = {"llama.cpp", "vllm", "mlx", "ollama", "sglang"};
+  for (std::size_t i = 0; i < models.size(); ++i) {
+    nlohmann::json request = {{"model", models[i].id}, {"hardware", i % 2 ? "rtx-4090" : "m4-max-64gb"},
+                              {"engine", engines[i % 5]}};
+    if (i % 3 == 0) request["cost"] = {{"purchase_usd", 0}, {"tokens_per_day", 1e10}};
+    INFO(request.dump());
+    std::string estimate = llmcalc::estimate_json(request.dump());
+    auto parsed = nlohmann::json::parse(estimate);
+    REQUIRE(parsed["ok"] == true);
+    CHECK(estimate == dumped(parsed));
+    if (i % 4 != 0) continue;
+    std::string explore = llmcalc::explore_json(request.dump());
+    auto explored = nlohmann::json::parse(explore);
+    REQUIRE(explored["ok"] == true);
+    CHECK(explore == dumped(explored));
+  }
 }

@@ -35,7 +35,9 @@ struct CostInputs {
 /// Reads request.cost (optional object) into assumptions, recording issues at /cost/...
 CostAssumptions read_cost_assumptions(const nlohmann::json& request, Issues& issues);
 
-nlohmann::json estimate_cost(const CostInputs& inputs, const CostAssumptions& assumptions);
+/// Owning, renting and API costs and the cumulative chart, as JSON text: {assumptions, own, rent,
+/// api, break_even_months_vs_rent, break_even_months_vs_api, chart}.
+std::string estimate_cost(const CostInputs& inputs, const CostAssumptions& assumptions);
 
 /// The cheapest cloud offer of a catalog device (data/cloud_offers.json, per device-hour) for
 /// `devices` of it: {id, provider, product, usd_per_device_hour, usd_per_hour, ...}, or null.
