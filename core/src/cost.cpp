@@ -147,72 +147,59 @@ std::string estimate_cost(const CostInputs& in, const CostAssumptions& a) {
   for (double even : {even_rent, even_api}) {
     if (even >= 0) horizon = std::max(horizon, std::min(120, static_cast<int>(std::ceil(even / 12.0)) * 12));
   }
-  // The answer as JSON text, keys in dump()'s sorted order (issue #22: built as a document, the
-  // estimate's largest section was a fifth of its allocations).
-  std::string out;
-  auto key = [&](const char* name) {
-    out += out.back() == '{' ? "\"" : ",\"";
-    out += name;
-    out += "\":";
-  };
-  auto figure = [&](const char* name, bool known, double value) {  // null where there is none
-    key(name);
-    if (known) {
-      append_json_number(out, value);
-    } else {
-      out += "null";
-    }
-  };
-  auto maybe = [&](const char* name, double value) { figure(name, value >= 0, value); };
   auto per_million_or_none = [&](double usd_per_hour, double tokens_per_s) {
     return usd_per_hour >= 0 ? per_million(usd_per_hour, tokens_per_s) : -1.0;
   };
-  out = "{\"api\":{";
-  maybe("monthly_usd", api_monthly);
-  key("price");
-  out += json_text(api);
-  out += "},\"assumptions\":{";
-  key("amortization_months");
-  append_json_number(out, a.amortization_months);
-  key("concurrency");
-  append_json_integer(out, a.concurrency);
-  key("electricity_usd_per_kwh");
-  append_json_number(out, a.electricity_usd_per_kwh);
-  key("hours_per_day");
-  append_json_number(out, a.hours_per_day);
-  maybe("purchase_usd", purchase);
-  key("tokens_per_day");
-  append_json_number(out, a.tokens_per_day);
-  out += '}';
-  maybe("break_even_months_vs_api", even_api);
-  maybe("break_even_months_vs_rent", even_rent);
-  key("chart");
-  out += '[';
-  for (int month = 0; month <= horizon; month += horizon / 12) {
-    double m = month;
-    double running = power_usd_per_hour * a.hours_per_day * kDaysPerMonth * m;
-    out += month > 0 ? ",{" : "{";
-    maybe("api_usd", api_monthly >= 0 ? api_monthly * m : -1.0);
-    key("month");
-    append_json_integer(out, month);
-    figure("own_usd", purchase >= 0, purchase + running);
-    maybe("rent_usd", rent_monthly >= 0 ? rent_monthly * m : -1.0);
-    out += '}';
+  // A figure, or null where there is none (negative).
+  auto maybe = [](JsonObjectText& o, const char* name, double value) { o.number_or_null(name, value >= 0, value); };
+  // The answer as JSON text, keys in dump()'s sorted order (issue #22: built as a document, the
+  // estimate's largest section was a fifth of its allocations).
+  std::string out;
+  {
+    JsonObjectText cost(out);
+    {
+      JsonObjectText api_cost(cost.key("api"));
+      maybe(api_cost, "monthly_usd", api_monthly);
+      api_cost.document("price", api);
+    }
+    {
+      JsonObjectText assumptions(cost.key("assumptions"));
+      assumptions.number("amortization_months", a.amortization_months);
+      assumptions.integer("concurrency", a.concurrency);
+      assumptions.number("electricity_usd_per_kwh", a.electricity_usd_per_kwh);
+      assumptions.number("hours_per_day", a.hours_per_day);
+      maybe(assumptions, "purchase_usd", purchase);
+      assumptions.number("tokens_per_day", a.tokens_per_day);
+    }
+    maybe(cost, "break_even_months_vs_api", even_api);
+    maybe(cost, "break_even_months_vs_rent", even_rent);
+    std::string& chart = cost.key("chart");
+    chart += '[';
+    for (int month = 0; month <= horizon; month += horizon / 12) {
+      double m = month;
+      double running = power_usd_per_hour * a.hours_per_day * kDaysPerMonth * m;
+      if (month > 0) chart += ',';
+      JsonObjectText point(chart);
+      maybe(point, "api_usd", api_monthly >= 0 ? api_monthly * m : -1.0);
+      point.integer("month", month);
+      point.number_or_null("own_usd", purchase >= 0, purchase + running);
+      maybe(point, "rent_usd", rent_monthly >= 0 ? rent_monthly * m : -1.0);
+    }
+    chart += ']';
+    {
+      JsonObjectText own(cost.key("own"));
+      maybe(own, "monthly_usd", own_monthly);
+      own.number("power_usd_per_hour", power_usd_per_hour);
+      maybe(own, "usd_per_hour", own_usd_per_hour);
+      maybe(own, "usd_per_million_tokens", per_million_or_none(own_usd_per_hour, in.decode_tokens_per_s));
+      maybe(own, "usd_per_million_tokens_concurrent", per_million_or_none(own_usd_per_hour, in.concurrent_tokens_per_s));
+    }
+    JsonObjectText rent(cost.key("rent"));
+    maybe(rent, "monthly_usd", rent_monthly);
+    rent.document("offer", offer);
+    maybe(rent, "usd_per_million_tokens", per_million_or_none(rent_usd_per_hour, in.decode_tokens_per_s));
+    maybe(rent, "usd_per_million_tokens_concurrent", per_million_or_none(rent_usd_per_hour, in.concurrent_tokens_per_s));
   }
-  out += "],\"own\":{";
-  maybe("monthly_usd", own_monthly);
-  key("power_usd_per_hour");
-  append_json_number(out, power_usd_per_hour);
-  maybe("usd_per_hour", own_usd_per_hour);
-  maybe("usd_per_million_tokens", per_million_or_none(own_usd_per_hour, in.decode_tokens_per_s));
-  maybe("usd_per_million_tokens_concurrent", per_million_or_none(own_usd_per_hour, in.concurrent_tokens_per_s));
-  out += "},\"rent\":{";
-  maybe("monthly_usd", rent_monthly);
-  key("offer");
-  out += json_text(offer);
-  maybe("usd_per_million_tokens", per_million_or_none(rent_usd_per_hour, in.decode_tokens_per_s));
-  maybe("usd_per_million_tokens_concurrent", per_million_or_none(rent_usd_per_hour, in.concurrent_tokens_per_s));
-  out += "}}";
   return out;
 }
 

@@ -108,9 +108,7 @@ std::string estimate_answer(const nlohmann::json& request, Issues& issues) {
   cost_inputs.concurrent_tokens_per_s =
       estimate_speed(s.model, *weights, s.hardware, concurrent_request).decode_aggregate_tokens_per_s;
 
-  nlohmann::json resolved = scenario_json(s);
-  resolved["context_tokens"] = evaluation->context_tokens;
-  // The sections in dump()'s sorted order; the cost is written as text.
+  // The sections in dump()'s sorted order; the cost and the scenario are written as text.
   std::string out = "{\"commands\":" + json_text(launch_commands(s, memory));
   out += ",\"cost\":" + estimate_cost(cost_inputs, cost_assumptions);
   out += ",\"decode\":" + json_text(speed_parts["decode"]);
@@ -121,7 +119,7 @@ std::string estimate_answer(const nlohmann::json& request, Issues& issues) {
   out += ",\"model\":" + json_text(model_card_json(s));
   out += ",\"params\":" + json_text(params_json(s.model.params));
   out += ",\"prefill\":" + json_text(speed_parts["prefill"]);
-  out += ",\"scenario\":" + json_text(resolved);
+  out += ",\"scenario\":" + scenario_text(s, evaluation->context_tokens);
   out += ",\"weights\":" + json_text(weight_plan_json(*weights)) + "}";
   return out;
 }

@@ -7,6 +7,7 @@
 #include "json_text.h"
 
 #include <array>
+#include <charconv>
 #include <cmath>
 
 namespace llmcalc {
@@ -21,7 +22,11 @@ void append_json_number(std::string& out, double value) {
   out.append(digits.data(), static_cast<std::size_t>(end - digits.data()));
 }
 
-void append_json_integer(std::string& out, int64_t value) { out += std::to_string(value); }
+void append_json_integer(std::string& out, int64_t value) {
+  std::array<char, 24> digits;  // into the text, without a string of its own first
+  std::to_chars_result written = std::to_chars(digits.data(), digits.data() + digits.size(), value);
+  out.append(digits.data(), static_cast<std::size_t>(written.ptr - digits.data()));
+}
 
 void append_json_bool(std::string& out, bool value) { out += value ? "true" : "false"; }
 

@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -26,5 +28,57 @@ void append_json_string(std::string& out, const std::string& value);
 // The compact text dump() writes for `value`, invalid UTF-8 from user strings replaced rather
 // than failing the serialization: every answer's text.
 std::string json_text(const nlohmann::json& value);
+
+// One object's members appended to `out` as they are given, which is in dump()'s sorted key
+// order (tests compare the answers written so with the dump of their own parse); the object
+// closes when the writer goes out of scope, so the text is complete only after that scope.
+class JsonObjectText {
+ public:
+  explicit JsonObjectText(std::string& out) : out_(out) { out_ += '{'; }
+  ~JsonObjectText() { out_ += '}'; }
+  JsonObjectText(const JsonObjectText&) = delete;
+  JsonObjectText& operator=(const JsonObjectText&) = delete;
+
+  // `"key":`, for a value the caller appends itself (a nested object, a list).
+  std::string& key(const char* name) {
+    out_ += first_ ? "\"" : ",\"";
+    first_ = false;
+    out_ += name;
+    out_ += "\":";
+    return out_;
+  }
+  void integer(const char* name, int64_t value) { append_json_integer(key(name), value); }
+  void number(const char* name, double value) { append_json_number(key(name), value); }
+  void boolean(const char* name, bool value) { append_json_bool(key(name), value); }
+  void string(const char* name, const std::string& value) { append_json_string(key(name), value); }
+  void document(const char* name, const nlohmann::json& value) { key(name) += json_text(value); }
+  void integers(const char* name, const std::vector<int64_t>& values) { append_list(key(name), values); }
+  void numbers(const char* name, const std::vector<double>& values) { append_list(key(name), values); }
+  // A figure where there is one, else null.
+  void number_or_null(const char* name, bool known, double value) {
+    if (known) {
+      number(name, value);
+    } else {
+      key(name) += "null";
+    }
+  }
+
+ private:
+  template <typename T>
+  static void append_list(std::string& out, const std::vector<T>& values) {
+    out += '[';
+    for (std::size_t i = 0; i < values.size(); ++i) {
+      if (i > 0) out += ',';
+      if constexpr (std::is_same_v<T, double>) {
+        append_json_number(out, values[i]);
+      } else {
+        append_json_integer(out, values[i]);
+      }
+    }
+    out += ']';
+  }
+  std::string& out_;
+  bool first_ = true;
+};
 
 }  // namespace llmcalc

@@ -11,6 +11,7 @@
 #include "llmcalc/engine_support.h"
 #include "llmcalc/json_reader.h"
 #include "llmcalc/weights.h"
+#include "json_text.h"
 #include "published_formats.h"
 #include "server_memory.h"
 
@@ -476,56 +477,67 @@ nlohmann::json groups_json(const std::vector<DeviceGroup>& groups) {
 
 }  // namespace
 
-nlohmann::json scenario_json(const Scenario& s) {
-  return {{"model", s.model_id},
-          {"weights", s.weights},
-          {"imatrix", s.imatrix},
-          {"weights_bytes", s.weights_bytes},
-          {"weights_include_mtp", s.weights_include_mtp},
-          {"kv_cache", s.kv_type.name},
-          {"context_tokens", s.context_tokens},
-          {"context_auto", s.context_auto},
-          {"prompt_tokens", s.prompt_tokens},
-          {"batch", s.batch},
-          {"engine", s.engine.engine},
-          {"hardware", s.hardware.id},
-          {"devices", s.devices},
-          {"device_groups", groups_json(s.device_groups)},
-          {"network", s.machines() > 1 ? network_json(s.network) : nlohmann::json(nullptr)},
-          {"parallel", {{"tensor", s.parallel.tensor},
-                        {"pipeline", s.parallel.pipeline},
-                        {"data", s.parallel.data},
-                        {"expert", s.parallel.expert}}},
-          {"port", s.port},
-          {"hf_repo", s.hf_repo},
-          {"hf_file", s.hf_file},
-          {"gpu_layers", s.gpu_layers},
-          {"cpu_moe_layers", s.cpu_moe_layers},
-          {"cpu_expert_layers", s.cpu_expert_layers},
-          {"tensor_split", s.tensor_split},
-          {"system_memory_bytes", s.system_memory_bytes},
-          {"system_memory_bandwidth_bytes_per_s", s.system_memory_bandwidth_bytes_per_s},
-          {"flash_attention", s.engine.flash_attention},
-          {"ubatch", s.engine.ubatch_tokens},
-          {"gpu_memory_utilization", s.engine.gpu_memory_utilization},
-          {"mem_fraction_static", s.engine.mem_fraction_static},
-          {"max_num_batched_tokens", s.engine.max_num_batched_tokens},
-          {"max_num_seqs", s.engine.max_num_seqs},
-          {"fit", s.engine.fit},
-          {"fit_target_bytes", s.engine.fit_target_bytes},
-          {"fit_min_context", s.engine.fit_min_context_tokens},
-          {"kv_unified", s.engine.kv_unified},
-          {"cache_ram_bytes", s.engine.cache_ram_bytes},
-          {"mtp", s.engine.mtp},
-          {"mtp_draft_tokens", s.engine.mtp_draft_tokens},
-          {"assumptions", {{"bandwidth_efficiency", s.speed.bandwidth_efficiency},
-                           {"compute_efficiency", s.speed.compute_efficiency},
-                           {"quantized_compute_efficiency", s.speed.quantized_compute_efficiency},
-                           {"per_layer_overhead_s", s.speed.per_layer_overhead_s},
-                           {"mtp_acceptance", s.speed.mtp_acceptance},
-                           {"reserved_bytes", s.engine.reserved_bytes},
-                           {"comfortable_fraction", s.engine.comfortable_fraction},
-                           {"unified_memory_fraction", s.engine.unified_memory_fraction}}}};
+std::string scenario_text(const Scenario& s, int64_t context_tokens) {
+  std::string out;
+  {  // the object closes at the end of the block
+    JsonObjectText o(out);
+    {
+      JsonObjectText assumptions(o.key("assumptions"));
+      assumptions.number("bandwidth_efficiency", s.speed.bandwidth_efficiency);
+      assumptions.number("comfortable_fraction", s.engine.comfortable_fraction);
+      assumptions.number("compute_efficiency", s.speed.compute_efficiency);
+      assumptions.number("mtp_acceptance", s.speed.mtp_acceptance);
+      assumptions.number("per_layer_overhead_s", s.speed.per_layer_overhead_s);
+      assumptions.number("quantized_compute_efficiency", s.speed.quantized_compute_efficiency);
+      assumptions.integer("reserved_bytes", s.engine.reserved_bytes);
+      assumptions.number("unified_memory_fraction", s.engine.unified_memory_fraction);
+    }
+    o.integer("batch", s.batch);
+    o.integer("cache_ram_bytes", s.engine.cache_ram_bytes);
+    o.boolean("context_auto", s.context_auto);
+    o.integer("context_tokens", context_tokens);
+    o.integers("cpu_expert_layers", s.cpu_expert_layers);
+    o.integer("cpu_moe_layers", s.cpu_moe_layers);
+    o.document("device_groups", groups_json(s.device_groups));
+    o.integer("devices", s.devices);
+    o.string("engine", s.engine.engine);
+    o.boolean("fit", s.engine.fit);
+    o.integer("fit_min_context", s.engine.fit_min_context_tokens);
+    o.integer("fit_target_bytes", s.engine.fit_target_bytes);
+    o.boolean("flash_attention", s.engine.flash_attention);
+    o.integer("gpu_layers", s.gpu_layers);
+    o.number("gpu_memory_utilization", s.engine.gpu_memory_utilization);
+    o.string("hardware", s.hardware.id);
+    o.string("hf_file", s.hf_file);
+    o.string("hf_repo", s.hf_repo);
+    o.boolean("imatrix", s.imatrix);
+    o.string("kv_cache", s.kv_type.name);
+    o.boolean("kv_unified", s.engine.kv_unified);
+    o.integer("max_num_batched_tokens", s.engine.max_num_batched_tokens);
+    o.integer("max_num_seqs", s.engine.max_num_seqs);
+    o.number("mem_fraction_static", s.engine.mem_fraction_static);
+    o.string("model", s.model_id);
+    o.boolean("mtp", s.engine.mtp);
+    o.integer("mtp_draft_tokens", s.engine.mtp_draft_tokens);
+    o.document("network", s.machines() > 1 ? network_json(s.network) : nlohmann::json(nullptr));
+    {
+      JsonObjectText parallel(o.key("parallel"));
+      parallel.integer("data", s.parallel.data);
+      parallel.boolean("expert", s.parallel.expert);
+      parallel.integer("pipeline", s.parallel.pipeline);
+      parallel.integer("tensor", s.parallel.tensor);
+    }
+    o.integer("port", s.port);
+    o.integer("prompt_tokens", s.prompt_tokens);
+    o.number("system_memory_bandwidth_bytes_per_s", s.system_memory_bandwidth_bytes_per_s);
+    o.integer("system_memory_bytes", s.system_memory_bytes);
+    o.numbers("tensor_split", s.tensor_split);
+    o.integer("ubatch", s.engine.ubatch_tokens);
+    o.string("weights", s.weights);
+    o.integer("weights_bytes", s.weights_bytes);
+    o.boolean("weights_include_mtp", s.weights_include_mtp);
+  }
+  return out;
 }
 
 }  // namespace llmcalc

@@ -95,7 +95,9 @@ const ModelSpec* catalog_model_spec(const std::string& id, Issues& issues);
 /// Parses and validates a request object. Returns nullopt when an error was recorded.
 std::optional<Scenario> resolve_scenario(const nlohmann::json& request, Issues& issues);
 
-nlohmann::json scenario_json(const Scenario& scenario);
+/// The resolved scenario as JSON text, with the context the evaluation ran at (the requested
+/// one, or the one the engine chose when it picks).
+std::string scenario_text(const Scenario& scenario, int64_t context_tokens);
 
 /// The layout each engine documents for the scenario's devices: vLLM tensor parallel within a
 /// machine and pipeline parallel across machines (docs/serving/parallelism_scaling.md), SGLang
