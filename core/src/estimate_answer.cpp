@@ -108,14 +108,15 @@ std::string estimate_answer(const nlohmann::json& request, Issues& issues) {
   cost_inputs.concurrent_tokens_per_s =
       estimate_speed(s.model, *weights, s.hardware, concurrent_request).decode_aggregate_tokens_per_s;
 
-  // The sections in dump()'s sorted order; the cost and the scenario are written as text.
+  // The sections in dump()'s sorted order; the cost, the memory and the scenario are written as
+  // text.
   std::string out = "{\"commands\":" + json_text(launch_commands(s, memory));
   out += ",\"cost\":" + estimate_cost(cost_inputs, cost_assumptions);
   out += ",\"decode\":" + json_text(speed_parts["decode"]);
   out += ",\"engine\":" + json_text(engine_release_json(s.engine.engine));
   out += ",\"finetune\":" + json_text(finetune_with_devices(s, read_finetune_settings(request, issues)));
   out += ",\"hardware\":" + json_text(hardware_json(s.hardware));
-  out += ",\"memory\":" + json_text(memory_json(memory, evaluation_math(s, s.model, *evaluation)));
+  out += ",\"memory\":" + memory_text(memory, evaluation_math(s, s.model, *evaluation));
   out += ",\"model\":" + json_text(model_card_json(s));
   out += ",\"params\":" + json_text(params_json(s.model.params));
   out += ",\"prefill\":" + json_text(speed_parts["prefill"]);

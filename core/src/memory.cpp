@@ -7,6 +7,7 @@
 
 #include "compressed_kv_pool.h"
 #include "engine_memory.h"
+#include "json_text.h"
 #include "llama_cpp_memory.h"
 #include "server_memory.h"
 
@@ -361,57 +362,81 @@ std::vector<MathLine> memory_math(const ModelSpec& model, const WeightPlan& weig
       {"usable", usable_formula(request, hardware, llama, !estimate.per_device.empty()), estimate.usable_bytes}};
 }
 
-nlohmann::json memory_json(const MemoryEstimate& m, const std::vector<MathLine>& lines) {
-  nlohmann::json math = nlohmann::json::array();
-  for (const MathLine& line : lines) {
-    math.push_back({{"name", line.name}, {"formula", line.formula}, {"bytes", line.bytes}});
-  }
-  nlohmann::json out = {
-      {"weights_bytes", m.weights_bytes},
-      {"kv_cache_bytes", m.kv_cache_bytes},
-      {"overhead_bytes", m.overhead_bytes},
-      {"compute_buffer_bytes", m.compute_buffer_bytes},
-      {"total_bytes", m.total_bytes},
-      {"usable_bytes", m.usable_bytes},
-      {"headroom_bytes", m.headroom_bytes},
-      {"verdict", m.verdict},
-      {"utilization", m.utilization},
-      {"max_context_tokens", m.max_context_tokens},
-      {"kv_cache", {{"full_attention_bytes", m.kv.full_attention_bytes},
-                    {"windowed_bytes", m.kv.windowed_bytes},
-                    {"latent_bytes", m.kv.latent_bytes},
-                    {"indexer_bytes", m.kv.indexer_bytes},
-                    {"state_bytes", m.kv.state_bytes},
-                    {"bytes_per_token", m.kv.bytes_per_token},
-                    {"cells", m.kv.cells}}},
-      {"math", math}};
-  auto device_json = [](const DeviceMemory& d) {
-    return nlohmann::json{{"device", d.device}, {"node", d.node},
-                          {"weights_bytes", d.weights_bytes}, {"kv_cache_bytes", d.kv_cache_bytes},
-                          {"compute_bytes", d.compute_bytes}, {"draft_bytes", d.draft_bytes},
-                          {"total_bytes", d.total_bytes},
-                          {"usable_bytes", d.usable_bytes}, {"layers", d.layers},
-                          {"expert_layers", d.expert_layers}};
+std::string memory_text(const MemoryEstimate& m, const std::vector<MathLine>& lines) {
+  // A device's memory; the host's adds its checkpoints and prompt cache.
+  auto append_device = [](std::string& out, const DeviceMemory& d, bool host) {
+    JsonObjectText o(out);
+    if (host) o.integer("checkpoint_bytes", d.checkpoint_bytes);
+    o.integer("compute_bytes", d.compute_bytes);
+    o.string("device", d.device);
+    o.integer("draft_bytes", d.draft_bytes);
+    o.integer("expert_layers", d.expert_layers);
+    o.integer("kv_cache_bytes", d.kv_cache_bytes);
+    o.integer("layers", d.layers);
+    o.integer("node", d.node);
+    if (host) o.integer("prompt_cache_limit_bytes", d.prompt_cache_limit_bytes);
+    o.integer("total_bytes", d.total_bytes);
+    o.integer("usable_bytes", d.usable_bytes);
+    o.integer("weights_bytes", d.weights_bytes);
   };
-  out["per_device"] = nlohmann::json::array();
-  for (const DeviceMemory& d : m.per_device) out["per_device"].push_back(device_json(d));
-  out["host"] = device_json(m.host);
-  out["host"]["checkpoint_bytes"] = m.host.checkpoint_bytes;
-  out["host"]["prompt_cache_limit_bytes"] = m.host.prompt_cache_limit_bytes;
-  out["offloaded_read_bytes_per_token"] = m.offloaded_read_bytes_per_token;
-  if (m.mtp_bytes > 0) out["mtp_bytes"] = m.mtp_bytes;
-  if (!m.fit.status.empty()) {
-    out["fit"] = {{"status", m.fit.status},
-                  {"context_tokens", m.fit.context_tokens},
-                  {"gpu_layers", m.fit.gpu_layers},
-                  {"layers_per_device", m.fit.layers_per_device},
-                  {"host_expert_layers", m.fit.host_expert_layers},
-                  {"tensor_overrides", m.fit.tensor_overrides}};
-  }
-  if (m.kv_capacity_tokens >= 0) {
-    out["kv_pool_bytes"] = m.kv_pool_bytes;
-    out["kv_capacity_tokens"] = m.kv_capacity_tokens;
-    out["max_concurrent_sequences"] = m.max_concurrent_sequences;
+  const bool pool = m.kv_capacity_tokens >= 0;  // vLLM / SGLang
+  std::string out;
+  {
+    JsonObjectText o(out);
+    o.integer("compute_buffer_bytes", m.compute_buffer_bytes);
+    if (!m.fit.status.empty()) {
+      JsonObjectText fit(o.key("fit"));
+      fit.integer("context_tokens", m.fit.context_tokens);
+      fit.integer("gpu_layers", m.fit.gpu_layers);
+      fit.integers("host_expert_layers", m.fit.host_expert_layers);
+      fit.integers("layers_per_device", m.fit.layers_per_device);
+      fit.string("status", m.fit.status);
+      fit.string("tensor_overrides", m.fit.tensor_overrides);
+    }
+    o.integer("headroom_bytes", m.headroom_bytes);
+    append_device(o.key("host"), m.host, true);
+    {
+      JsonObjectText kv(o.key("kv_cache"));
+      kv.integer("bytes_per_token", m.kv.bytes_per_token);
+      kv.integer("cells", m.kv.cells);
+      kv.integer("full_attention_bytes", m.kv.full_attention_bytes);
+      kv.integer("indexer_bytes", m.kv.indexer_bytes);
+      kv.integer("latent_bytes", m.kv.latent_bytes);
+      kv.integer("state_bytes", m.kv.state_bytes);
+      kv.integer("windowed_bytes", m.kv.windowed_bytes);
+    }
+    o.integer("kv_cache_bytes", m.kv_cache_bytes);
+    if (pool) {
+      o.integer("kv_capacity_tokens", m.kv_capacity_tokens);
+      o.integer("kv_pool_bytes", m.kv_pool_bytes);
+    }
+    std::string& math = o.key("math");
+    math += '[';
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      if (i > 0) math += ',';
+      JsonObjectText line(math);
+      line.integer("bytes", lines[i].bytes);
+      line.string("formula", lines[i].formula);
+      line.string("name", lines[i].name);
+    }
+    math += ']';
+    if (pool) o.number("max_concurrent_sequences", m.max_concurrent_sequences);
+    o.integer("max_context_tokens", m.max_context_tokens);
+    if (m.mtp_bytes > 0) o.integer("mtp_bytes", m.mtp_bytes);
+    o.integer("offloaded_read_bytes_per_token", m.offloaded_read_bytes_per_token);
+    o.integer("overhead_bytes", m.overhead_bytes);
+    std::string& devices = o.key("per_device");
+    devices += '[';
+    for (std::size_t d = 0; d < m.per_device.size(); ++d) {
+      if (d > 0) devices += ',';
+      append_device(devices, m.per_device[d], false);
+    }
+    devices += ']';
+    o.integer("total_bytes", m.total_bytes);
+    o.integer("usable_bytes", m.usable_bytes);
+    o.number("utilization", m.utilization);
+    o.string("verdict", m.verdict);
+    o.integer("weights_bytes", m.weights_bytes);
   }
   return out;
 }

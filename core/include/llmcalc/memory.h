@@ -176,6 +176,7 @@ int64_t largest_fitting_context(const ModelSpec& model, const WeightPlan& weight
 std::vector<MathLine> memory_math(const ModelSpec& model, const WeightPlan& weights, const Hardware& hardware,
                                   const MemoryRequest& request, const MemoryEstimate& estimate);
 
-nlohmann::json memory_json(const MemoryEstimate& estimate, const std::vector<MathLine>& math);
+/// The estimate and its math lines as JSON text: the estimate answer's "memory".
+std::string memory_text(const MemoryEstimate& estimate, const std::vector<MathLine>& math);
 
 }  // namespace llmcalc
