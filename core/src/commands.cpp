@@ -183,11 +183,13 @@ std::string variant_note(const PublishedRepo& repo, Language lang) {
 
 nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) {
   const CatalogModel* entry = Catalog::instance().find_model(s.model_id);
-  nlohmann::json record = entry ? entry->record() : nlohmann::json::object();
   // A custom model fetched from the Hub: a checkpoint repository serves vLLM, SGLang and MLX; a
   // GGUF file llama.cpp and Ollama.
   std::optional<PublishedRepo> hub_gguf = entry ? std::nullopt : hub_gguf_repo(s);
-  if (!entry && !s.hf_repo.empty() && !hub_gguf) record["hf_repo"] = s.hf_repo;
+  nlohmann::json custom_record = nlohmann::json::object();
+  if (!entry && !s.hf_repo.empty() && !hub_gguf) custom_record["hf_repo"] = s.hf_repo;
+  // A catalog model's record is read in place (a copy per estimate was a third of the commands').
+  const nlohmann::json& record = entry ? entry->record() : custom_record;
   auto gguf_repo = [&]() { return entry ? gguf_repo_for(record, s.weights) : hub_gguf; };
   std::string hf_repo = record_string(record, "hf_repo");
   std::string ollama_tag = record_string(record, "ollama_tag");
