@@ -59,19 +59,55 @@ const std::vector<TrainingDevice>& training_devices() {
   return devices;
 }
 
-// Fine-tuning memory, with the cheapest priced catalog device whose usable memory holds each
-// method's per-GPU total (launch prices from data/devices; the first in catalog order at a tie).
-nlohmann::json finetune_with_devices(const Scenario& s, const FinetuneSettings& settings) {
-  nlohmann::json out = estimate_finetune(s.model, settings);
-  for (const char* method : {"full", "lora", "qlora"}) {
-    double need = out[method]["total_bytes"].get<double>();
-    const Hardware* best = nullptr;
-    for (const TrainingDevice& device : training_devices()) {
-      if (device.usable_bytes < need) continue;
-      if (!best || device.hardware->price_usd < best->price_usd) best = device.hardware;
+// The cheapest priced catalog device whose usable memory holds `need` bytes (launch prices from
+// data/devices; the first in catalog order at a tie), or null.
+const Hardware* cheapest_training_device(double need) {
+  const Hardware* best = nullptr;
+  for (const TrainingDevice& device : training_devices()) {
+    if (device.usable_bytes < need) continue;
+    if (!best || device.hardware->price_usd < best->price_usd) best = device.hardware;
+  }
+  return best;
+}
+
+// Fine-tuning memory per method, each with the cheapest device that holds its per-GPU total,
+// and the settings, as JSON text.
+std::string finetune_text(const Scenario& s, const FinetuneSettings& settings) {
+  const FinetuneEstimate estimate = estimate_finetune(s.model, settings);
+  std::string out;
+  {
+    JsonObjectText o(out);
+    for (const auto& [name, m] : {std::pair<const char*, const FinetuneMemory&>{"full", estimate.full},
+                                  {"lora", estimate.lora}, {"qlora", estimate.qlora}}) {
+      JsonObjectText method(o.key(name));
+      method.integer("activations_bytes", m.activations_bytes);
+      method.integer("gradients_bytes", m.gradients_bytes);
+      method.integer("master_weights_bytes", m.master_weights_bytes);
+      method.integer("optimizer_bytes", m.optimizer_bytes);
+      method.integer("overhead_bytes", m.overhead_bytes);
+      if (const Hardware* best = cheapest_training_device(static_cast<double>(m.total_bytes))) {
+        JsonObjectText device(method.key("recommended_device"));
+        device.string("id", best->id);
+        device.string("name", best->name);
+        device.number("price_usd", best->price_usd);
+      } else {
+        method.key("recommended_device") += "null";
+      }
+      method.integer("total_bytes", m.total_bytes);
+      method.integer("trainable_params", m.trainable_params);
+      method.integer("weights_bytes", m.weights_bytes);
     }
-    out[method]["recommended_device"] =
-        best ? nlohmann::json{{"id", best->id}, {"name", best->name}, {"price_usd", best->price_usd}} : nullptr;
+    JsonObjectText given(o.key("settings"));
+    given.boolean("flash_attention", settings.flash_attention);
+    given.integer("gpus", settings.gpus);
+    given.boolean("gradient_checkpointing", settings.gradient_checkpointing);
+    given.integer("lora_rank", settings.lora_rank);
+    given.strings("lora_targets", settings.lora_targets);
+    given.integer("micro_batch", settings.micro_batch);
+    given.string("optimizer", settings.optimizer);
+    given.string("precision", settings.precision);
+    given.integer("seq_len", settings.seq_len);
+    given.string("sharding", settings.sharding);
   }
   return out;
 }
@@ -108,13 +144,13 @@ std::string estimate_answer(const nlohmann::json& request, Issues& issues) {
   cost_inputs.concurrent_tokens_per_s =
       estimate_speed(s.model, *weights, s.hardware, concurrent_request).decode_aggregate_tokens_per_s;
 
-  // The sections in dump()'s sorted order; the cost, the memory and the scenario are written as
-  // text.
+  // The sections in dump()'s sorted order; the cost, the fine-tuning, the memory and the scenario
+  // are written as text.
   std::string out = "{\"commands\":" + json_text(launch_commands(s, memory));
   out += ",\"cost\":" + estimate_cost(cost_inputs, cost_assumptions);
   out += ",\"decode\":" + json_text(speed_parts["decode"]);
   out += ",\"engine\":" + json_text(engine_release_json(s.engine.engine));
-  out += ",\"finetune\":" + json_text(finetune_with_devices(s, read_finetune_settings(request, issues)));
+  out += ",\"finetune\":" + finetune_text(s, read_finetune_settings(request, issues));
   out += ",\"hardware\":" + json_text(hardware_json(s.hardware));
   out += ",\"memory\":" + memory_text(memory, evaluation_math(s, s.model, *evaluation));
   out += ",\"model\":" + json_text(model_card_json(s));

@@ -87,7 +87,7 @@ int64_t lora_parameters(const ModelSpec& model, int64_t rank, const std::vector<
   return total;
 }
 
-nlohmann::json estimate_finetune(const ModelSpec& model, const FinetuneSettings& s) {
+FinetuneEstimate estimate_finetune(const ModelSpec& model, const FinetuneSettings& s) {
   const ParamCounts& p = model.params;
   double gpus = static_cast<double>(std::max<int64_t>(1, s.gpus));
   bool zero3 = s.sharding == "zero3" || s.sharding == "fsdp";
@@ -132,27 +132,25 @@ nlohmann::json estimate_finetune(const ModelSpec& model, const FinetuneSettings&
     if (zero3 && gpus > 1) weights_bytes += weights / layers;
     double total = weights_bytes + gradients + master + optimizer + activations +
                    static_cast<double>(s.overhead_bytes);
-    return nlohmann::json{{"weights_bytes", static_cast<int64_t>(weights_bytes)},
-                          {"trainable_params", static_cast<int64_t>(trainable)},
-                          {"gradients_bytes", static_cast<int64_t>(gradients)},
-                          {"master_weights_bytes", static_cast<int64_t>(master)},
-                          {"optimizer_bytes", static_cast<int64_t>(optimizer)},
-                          {"activations_bytes", static_cast<int64_t>(activations)},
-                          {"overhead_bytes", s.overhead_bytes},
-                          {"total_bytes", static_cast<int64_t>(total)}};
+    FinetuneMemory m;
+    m.weights_bytes = static_cast<int64_t>(weights_bytes);
+    m.trainable_params = static_cast<int64_t>(trainable);
+    m.gradients_bytes = static_cast<int64_t>(gradients);
+    m.master_weights_bytes = static_cast<int64_t>(master);
+    m.optimizer_bytes = static_cast<int64_t>(optimizer);
+    m.activations_bytes = static_cast<int64_t>(activations);
+    m.overhead_bytes = s.overhead_bytes;
+    m.total_bytes = static_cast<int64_t>(total);
+    return m;
   };
   double adapters = static_cast<double>(lora_parameters(model, s.lora_rank, s.lora_targets));
   double nf4_bits = 4.0 + 8.0 / 64.0 + 32.0 / (64.0 * 256.0);
-  return {{"full", method(text * 2, text)},
-          // The adapters themselves are trainable weights in bf16 next to the frozen base.
-          {"lora", method(text * 2 + adapters * 2, adapters)},
-          {"qlora", method(linear * nf4_bits / 8 + kept * 2 + adapters * 2, adapters)},
-          {"settings", {{"optimizer", s.optimizer}, {"precision", s.precision},
-                        {"lora_rank", s.lora_rank}, {"lora_targets", s.lora_targets},
-                        {"micro_batch", s.micro_batch}, {"seq_len", s.seq_len},
-                        {"gradient_checkpointing", s.gradient_checkpointing},
-                        {"flash_attention", s.flash_attention}, {"gpus", s.gpus},
-                        {"sharding", s.sharding}}}};
+  FinetuneEstimate out;
+  out.full = method(text * 2, text);
+  // The adapters themselves are trainable weights in bf16 next to the frozen base.
+  out.lora = method(text * 2 + adapters * 2, adapters);
+  out.qlora = method(linear * nf4_bits / 8 + kept * 2 + adapters * 2, adapters);
+  return out;
 }
 
 }  // namespace llmcalc

@@ -54,6 +54,7 @@ class JsonObjectText {
   void document(const char* name, const nlohmann::json& value) { key(name) += json_text(value); }
   void integers(const char* name, const std::vector<int64_t>& values) { append_list(key(name), values); }
   void numbers(const char* name, const std::vector<double>& values) { append_list(key(name), values); }
+  void strings(const char* name, const std::vector<std::string>& values) { append_list(key(name), values); }
   // A figure where there is one, else null.
   void number_or_null(const char* name, bool known, double value) {
     if (known) {
@@ -71,6 +72,8 @@ class JsonObjectText {
       if (i > 0) out += ',';
       if constexpr (std::is_same_v<T, double>) {
         append_json_number(out, values[i]);
+      } else if constexpr (std::is_same_v<T, std::string>) {
+        append_json_string(out, values[i]);
       } else {
         append_json_integer(out, values[i]);
       }

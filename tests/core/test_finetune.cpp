@@ -17,28 +17,28 @@ TEST_CASE("Fine-tuning parts by hand", "[finetune]") {
   llmcalc::FinetuneSettings s;
   s.precision = "mixed";  // ZeRO paper: 2 (bf16 weights) + 2 (grads) + 4 (fp32 master) + 8 (Adam)
   s.optimizer = "adamw";
-  auto full = llmcalc::estimate_finetune(model, s)["full"];
+  auto full = llmcalc::estimate_finetune(model, s).full;
   double p = static_cast<double>(model.params.text);
-  CHECK(full["weights_bytes"].get<double>() == Approx(2 * p));
-  CHECK(full["gradients_bytes"].get<double>() == Approx(2 * p));
-  CHECK(full["master_weights_bytes"].get<double>() == Approx(4 * p));
-  CHECK(full["optimizer_bytes"].get<double>() == Approx(8 * p));
+  CHECK(static_cast<double>(full.weights_bytes) == Approx(2 * p));
+  CHECK(static_cast<double>(full.gradients_bytes) == Approx(2 * p));
+  CHECK(static_cast<double>(full.master_weights_bytes) == Approx(4 * p));
+  CHECK(static_cast<double>(full.optimizer_bytes) == Approx(8 * p));
   // ZeRO-3 over 4 GPUs divides all four by 4 (plus one gathered layer of weights).
   s.gpus = 4;
   s.sharding = "zero3";
-  auto sharded = llmcalc::estimate_finetune(model, s)["full"];
-  CHECK(sharded["optimizer_bytes"].get<double>() == Approx(2 * p));
-  CHECK(sharded["gradients_bytes"].get<double>() == Approx(p / 2));
+  auto sharded = llmcalc::estimate_finetune(model, s).full;
+  CHECK(static_cast<double>(sharded.optimizer_bytes) == Approx(2 * p));
+  CHECK(static_cast<double>(sharded.gradients_bytes) == Approx(p / 2));
   // 8-bit AdamW: 2 bytes of state per trainable parameter.
   s = llmcalc::FinetuneSettings{};
   s.optimizer = "adamw_8bit";
-  CHECK(llmcalc::estimate_finetune(model, s)["full"]["optimizer_bytes"].get<double>() == Approx(2 * p));
+  CHECK(static_cast<double>(llmcalc::estimate_finetune(model, s).full.optimizer_bytes) == Approx(2 * p));
   // QLoRA base: linear weights at 4 + 8/64 + 32/16384 bits (NF4 with double-quantized absmax),
   // embeddings, head and norms in bf16; the adapters in bf16.
-  auto q = llmcalc::estimate_finetune(model, llmcalc::FinetuneSettings{})["qlora"];
+  auto q = llmcalc::estimate_finetune(model, llmcalc::FinetuneSettings{}).qlora;
   double kept = static_cast<double>(model.params.embedding + model.params.output_head + model.params.norms);
   double adapters = static_cast<double>(llmcalc::lora_parameters(model, 16, {"q", "k", "v", "o", "gate", "up", "down"}));
-  CHECK(q["weights_bytes"].get<double>() ==
+  CHECK(static_cast<double>(q.weights_bytes) ==
         Approx((p - kept) * (4.0 + 8.0 / 64 + 32.0 / 16384) / 8 + kept * 2 + adapters * 2));
 }
 

@@ -35,9 +35,24 @@ FinetuneSettings read_finetune_settings(const nlohmann::json& request, Issues& i
 /// LoRA adapter parameters: rank x (in + out) for every targeted projection of every layer.
 int64_t lora_parameters(const ModelSpec& model, int64_t rank, const std::vector<std::string>& targets);
 
-/// {"full": {...}, "lora": {...}, "qlora": {...}, "settings": {...}}; each method has
-/// weights_bytes, trainable_params, gradients_bytes, optimizer_bytes, master_weights_bytes,
-/// activations_bytes, overhead_bytes, total_bytes (per GPU).
-nlohmann::json estimate_finetune(const ModelSpec& model, const FinetuneSettings& settings);
+/// One method's memory per GPU.
+struct FinetuneMemory {
+  int64_t weights_bytes = 0;
+  int64_t trainable_params = 0;
+  int64_t gradients_bytes = 0;
+  int64_t master_weights_bytes = 0;
+  int64_t optimizer_bytes = 0;
+  int64_t activations_bytes = 0;
+  int64_t overhead_bytes = 0;
+  int64_t total_bytes = 0;
+};
+
+struct FinetuneEstimate {
+  FinetuneMemory full;
+  FinetuneMemory lora;
+  FinetuneMemory qlora;
+};
+
+FinetuneEstimate estimate_finetune(const ModelSpec& model, const FinetuneSettings& settings);
 
 }  // namespace llmcalc
