@@ -24,18 +24,19 @@
 namespace llmcalc {
 namespace {
 
-nlohmann::json model_card_json(const Scenario& s) {
+void append_model_card(std::string& out, const Scenario& s) {
   const ModelSpec& m = s.model;
-  return {{"id", s.model_id},
-          {"name", s.model_name},
-          {"model_type", m.model_type},
-          {"hidden_size", m.hidden_size},
-          {"layers", m.n_layers},
-          {"vocab_size", m.vocab_size},
-          {"max_context_tokens", m.max_context_tokens},
-          {"tied_embeddings", m.tied_embeddings},
-          {"layer_counts", layer_counts_json(m)},
-          {"layer_groups", layer_summary_json(m)}};
+  JsonObjectText card(out);
+  card.integer("hidden_size", m.hidden_size);
+  card.string("id", s.model_id);
+  append_layer_counts(card.key("layer_counts"), m);
+  append_layer_summary(card.key("layer_groups"), m);
+  card.integer("layers", m.n_layers);
+  card.integer("max_context_tokens", m.max_context_tokens);
+  card.string("model_type", m.model_type);
+  card.string("name", s.model_name);
+  card.boolean("tied_embeddings", m.tied_embeddings);
+  card.integer("vocab_size", m.vocab_size);
 }
 
 // The catalog devices a fine-tuning run can be recommended on (priced, not CPUs), with the
@@ -144,8 +145,8 @@ std::string estimate_answer(const nlohmann::json& request, Issues& issues) {
   cost_inputs.concurrent_tokens_per_s =
       estimate_speed(s.model, *weights, s.hardware, concurrent_request).decode_aggregate_tokens_per_s;
 
-  // The sections in dump()'s sorted order; the cost, the fine-tuning, the memory and the scenario
-  // are written as text.
+  // The sections in dump()'s sorted order, the commands, engine, hardware, speeds and weights
+  // through documents, the others written as text.
   std::string out = "{\"commands\":" + json_text(launch_commands(s, memory));
   out += ",\"cost\":" + estimate_cost(cost_inputs, cost_assumptions);
   out += ",\"decode\":" + json_text(speed_parts["decode"]);
@@ -153,8 +154,10 @@ std::string estimate_answer(const nlohmann::json& request, Issues& issues) {
   out += ",\"finetune\":" + finetune_text(s, read_finetune_settings(request, issues));
   out += ",\"hardware\":" + json_text(hardware_json(s.hardware));
   out += ",\"memory\":" + memory_text(memory, evaluation_math(s, s.model, *evaluation));
-  out += ",\"model\":" + json_text(model_card_json(s));
-  out += ",\"params\":" + json_text(params_json(s.model.params));
+  out += ",\"model\":";
+  append_model_card(out, s);
+  out += ",\"params\":";
+  append_params(out, s.model.params);
   out += ",\"prefill\":" + json_text(speed_parts["prefill"]);
   out += ",\"scenario\":" + scenario_text(s, evaluation->context_tokens);
   out += ",\"weights\":" + json_text(weight_plan_json(*weights)) + "}";

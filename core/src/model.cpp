@@ -1,7 +1,12 @@
 // build_model: config.json (or Mistral's params.json) -> ModelSpec, and the JSON views of a model.
 #include "llmcalc/model.h"
 
+#include <map>
+#include <string>
+#include <utility>
+
 #include "arch_config.h"
+#include "json_text.h"
 #include "mistral_params.h"
 
 namespace llmcalc {
@@ -65,61 +70,72 @@ bool same_shape(const LayerSpec& a, const LayerSpec& b) {
 
 }  // namespace
 
-nlohmann::json layer_summary_json(const ModelSpec& model) {
+void append_layer_summary(std::string& out, const ModelSpec& model) {
   // Consecutive identical layers are grouped so a 94-layer model stays readable.
-  nlohmann::json groups = nlohmann::json::array();
+  out += '[';
   for (std::size_t i = 0; i < model.layers.size();) {
     const LayerSpec& layer = model.layers[i];
+    const AttentionGeometry& a = layer.attention;
     std::size_t count = 1;
     while (i + count < model.layers.size() && same_shape(layer, model.layers[i + count])) ++count;
-    nlohmann::json entry = {
-        {"first_layer", i},
-        {"count", count},
-        {"attention", attention_label(layer.attention)},
-        {"q_heads", layer.attention.n_q_heads},
-        {"kv_heads", layer.attention.n_kv_heads},
-        {"head_dim_k", layer.attention.head_dim_k},
-        {"head_dim_v", layer.attention.head_dim_v},
-        {"window_tokens", layer.attention.window_tokens},
-        {"mlp", layer.mlp.moe ? "moe" : "dense"},
-        {"intermediate", layer.mlp.intermediate},
-        {"experts", layer.mlp.n_experts},
-        {"experts_active", layer.mlp.n_experts_active},
-        {"expert_intermediate", layer.mlp.expert_intermediate},
-        {"shared_intermediate", layer.mlp.shared_intermediate}};
-    if (layer.attention.kind == AttentionKind::mla) {
-      entry["kv_lora_rank"] = layer.attention.kv_lora_rank;
-      entry["qk_rope_head_dim"] = layer.attention.qk_rope_head_dim;
-    }
-    if (layer.attention.indexer_head_dim > 0) entry["indexer_head_dim"] = layer.attention.indexer_head_dim;
-    if (layer.attention.compress_ratio > 0) entry["compress_ratio"] = layer.attention.compress_ratio;
-    groups.push_back(std::move(entry));
+    if (i > 0) out += ',';
+    JsonObjectText group(out);
+    group.string("attention", attention_label(a));
+    if (a.compress_ratio > 0) group.integer("compress_ratio", a.compress_ratio);
+    group.integer("count", static_cast<int64_t>(count));
+    group.integer("expert_intermediate", layer.mlp.expert_intermediate);
+    group.integer("experts", layer.mlp.n_experts);
+    group.integer("experts_active", layer.mlp.n_experts_active);
+    group.integer("first_layer", static_cast<int64_t>(i));
+    group.integer("head_dim_k", a.head_dim_k);
+    group.integer("head_dim_v", a.head_dim_v);
+    if (a.indexer_head_dim > 0) group.integer("indexer_head_dim", a.indexer_head_dim);
+    group.integer("intermediate", layer.mlp.intermediate);
+    group.integer("kv_heads", a.n_kv_heads);
+    if (a.kind == AttentionKind::mla) group.integer("kv_lora_rank", a.kv_lora_rank);
+    group.string("mlp", layer.mlp.moe ? "moe" : "dense");
+    group.integer("q_heads", a.n_q_heads);
+    if (a.kind == AttentionKind::mla) group.integer("qk_rope_head_dim", a.qk_rope_head_dim);
+    group.integer("shared_intermediate", layer.mlp.shared_intermediate);
+    group.integer("window_tokens", a.window_tokens);
     i += count;
   }
-  return groups;
+  out += ']';
 }
 
-nlohmann::json layer_counts_json(const ModelSpec& model) {
-  nlohmann::json attention = nlohmann::json::object();
-  nlohmann::json mlp = nlohmann::json::object();
+void append_layer_counts(std::string& out, const ModelSpec& model) {
+  std::map<std::string, int64_t> attention;
+  std::map<std::string, int64_t> mlp;
   for (const LayerSpec& layer : model.layers) {
-    std::string kind = attention_label(layer.attention);
-    attention[kind] = attention.value(kind, 0) + 1;
-    const char* mlp_kind = layer.mlp.moe ? "moe" : layer.mlp.intermediate > 0 ? "dense" : "none";
-    mlp[mlp_kind] = mlp.value(mlp_kind, 0) + 1;
+    ++attention[attention_label(layer.attention)];
+    ++mlp[layer.mlp.moe ? "moe" : layer.mlp.intermediate > 0 ? "dense" : "none"];
   }
-  return {{"attention", attention}, {"mlp", mlp}};
+  JsonObjectText counts(out);
+  for (const auto& [name, kinds] : {std::pair<const char*, const std::map<std::string, int64_t>&>{"attention", attention},
+                                    {"mlp", mlp}}) {
+    JsonObjectText kind_counts(counts.key(name));
+    for (const auto& [kind, count] : kinds) kind_counts.integer(kind.c_str(), count);
+  }
 }
 
-nlohmann::json params_json(const ParamCounts& p) {
-  return {{"total", p.total},          {"active", p.active},
-          {"text", p.text},            {"embedding", p.embedding},
-          {"output_head", p.output_head}, {"attention", p.attention},
-          {"mlp_dense", p.mlp_dense},  {"experts_routed", p.experts_routed},
-          {"experts_shared", p.experts_shared}, {"router", p.router},
-          {"norms", p.norms},          {"recurrent", p.recurrent},
-          {"vision", p.vision},        {"projector", p.projector},
-          {"audio", p.audio},          {"mtp", p.mtp}};
+void append_params(std::string& out, const ParamCounts& p) {
+  JsonObjectText o(out);
+  o.integer("active", p.active);
+  o.integer("attention", p.attention);
+  o.integer("audio", p.audio);
+  o.integer("embedding", p.embedding);
+  o.integer("experts_routed", p.experts_routed);
+  o.integer("experts_shared", p.experts_shared);
+  o.integer("mlp_dense", p.mlp_dense);
+  o.integer("mtp", p.mtp);
+  o.integer("norms", p.norms);
+  o.integer("output_head", p.output_head);
+  o.integer("projector", p.projector);
+  o.integer("recurrent", p.recurrent);
+  o.integer("router", p.router);
+  o.integer("text", p.text);
+  o.integer("total", p.total);
+  o.integer("vision", p.vision);
 }
 
 }  // namespace llmcalc

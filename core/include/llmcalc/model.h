@@ -146,9 +146,11 @@ std::optional<ModelSpec> build_model(const nlohmann::json& config, const std::st
                                      Issues& issues);
 
 const char* attention_kind_name(AttentionKind kind);
-nlohmann::json layer_summary_json(const ModelSpec& model);
-/// Layers per attention kind and per MLP kind, e.g. {"attention": {"sliding": 52, "full": 10}}.
-nlohmann::json layer_counts_json(const ModelSpec& model);
-nlohmann::json params_json(const ParamCounts& params);
+/// JSON text appended to `out`: the layers in groups of consecutive identical ones, the layers
+/// per attention kind and per MLP kind (e.g. {"attention": {"full": 10, "sliding": 52}}), and the
+/// parameter counts.
+void append_layer_summary(std::string& out, const ModelSpec& model);
+void append_layer_counts(std::string& out, const ModelSpec& model);
+void append_params(std::string& out, const ParamCounts& params);
 
 }  // namespace llmcalc
