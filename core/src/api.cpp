@@ -108,20 +108,10 @@ std::optional<nlohmann::json> parsed_request(const std::string& request_json, Is
   return request;
 }
 
-// The envelope around a request handler. The core is built without exceptions
-// (core/CMakeLists.txt): a broken invariant aborts, never a half-made answer.
-std::string guarded(const std::string& request_json,
-                    nlohmann::json (*handler)(const nlohmann::json&, Issues&)) {
-  Issues issues;
-  std::optional<nlohmann::json> request = parsed_request(request_json, issues);
-  if (!request) return envelope(issues, nullptr);
-  nlohmann::json result = handler(*request, issues);
-  return envelope(issues, std::move(result));
-}
-
-// The same around a handler that writes its result as JSON text.
-std::string guarded_text(const std::string& request_json,
-                         std::string (*handler)(const nlohmann::json&, Issues&)) {
+// The envelope around a request handler, which writes its result as JSON text. The core is
+// built without exceptions (core/CMakeLists.txt): a broken invariant aborts, never a half-made
+// answer.
+std::string guarded(const std::string& request_json, std::string (*handler)(const nlohmann::json&, Issues&)) {
   Issues issues;
   std::optional<nlohmann::json> request = parsed_request(request_json, issues);
   if (!request) return envelope(issues, nullptr);
@@ -132,19 +122,21 @@ std::string guarded_text(const std::string& request_json,
 }  // namespace
 
 std::string estimate_json(const std::string& request_json) {
-  return guarded_text(request_json, estimate_answer);
+  return guarded(request_json, estimate_answer);
 }
 
 std::string rank_json(const std::string& request_json) {
-  return guarded_text(request_json, rank_models);
+  return guarded(request_json, rank_models);
 }
 
 std::string explore_json(const std::string& request_json) {
-  return guarded_text(request_json, explore);
+  return guarded(request_json, explore);
 }
 
 std::string plan_json(const std::string& request_json) {
-  return guarded(request_json, plan_deployments);
+  return guarded(request_json, [](const nlohmann::json& request, Issues& issues) {
+    return json_text(plan_deployments(request, issues));
+  });
 }
 
 std::string catalog_json() {
