@@ -1,8 +1,9 @@
 // Internal: JSON text read into a document, and documents and values written as text exactly as
 // nlohmann::json's dump() writes them (compact; numbers by its Grisu2 to_chars, NaN and
 // infinities as null; strings escaped as its serializer escapes them, invalid UTF-8 replaced).
-// The value writers serve an answer too large to build as a document first: rank's 168 rows as
-// a document took a third of a warm rank (building, dumping and freeing the maps).
+// The value writers serve the answers written as text rather than built as documents first:
+// rank's 168 rows as a document took a third of a warm rank, explore's leaderboard and the
+// estimate's sections half of a page recompute (building, dumping and freeing the maps).
 #pragma once
 
 #include <cstdint>
