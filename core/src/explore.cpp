@@ -19,13 +19,6 @@ namespace {
 
 // A catalog price, or null where the data has none (stored as a negative number).
 bool priced(double usd) { return usd >= 0; }
-void append_price(std::string& out, double usd) {
-  if (priced(usd)) {
-    append_json_number(out, usd);
-  } else {
-    out += "null";
-  }
-}
 
 // The model and settings on one catalog device: a row of the leaderboard.
 struct DeviceRow {
@@ -42,29 +35,17 @@ struct DeviceRow {
 
 // A row, with the device's name in the recommendations.
 void append_device_row(std::string& out, const DeviceRow& row, bool named) {
-  out += "{\"decode_tokens_per_s\":";
-  append_json_number(out, row.decode_tokens_per_s);
-  out += ",\"id\":";
-  append_json_string(out, row.hardware->id);
-  out += ",\"max_context_tokens\":";
-  append_json_integer(out, row.max_context_tokens);
-  if (named) {
-    out += ",\"name\":";
-    append_json_string(out, row.hardware->name);
-  }
-  out += ",\"price_usd\":";
-  append_price(out, row.price_usd);
-  out += ",\"price_used_usd\":";
-  append_price(out, row.price_used_usd);
-  out += ",\"total_bytes\":";
-  append_json_integer(out, row.total_bytes);
-  out += ",\"ttft_s\":";
-  append_json_number(out, row.ttft_s);
-  out += ",\"usable_bytes\":";
-  append_json_integer(out, row.usable_bytes);
-  out += ",\"verdict\":";
-  append_json_string(out, row.verdict);
-  out += '}';
+  JsonObjectText o(out);
+  o.number("decode_tokens_per_s", row.decode_tokens_per_s);
+  o.string("id", row.hardware->id);
+  o.integer("max_context_tokens", row.max_context_tokens);
+  if (named) o.string("name", row.hardware->name);
+  o.number_or_null("price_usd", priced(row.price_usd), row.price_usd);
+  o.number_or_null("price_used_usd", priced(row.price_used_usd), row.price_used_usd);
+  o.integer("total_bytes", row.total_bytes);
+  o.number("ttft_s", row.ttft_s);
+  o.integer("usable_bytes", row.usable_bytes);
+  o.string("verdict", row.verdict);
 }
 
 // Whether the scenario fits comfortably on `count` of `hardware`. `s` is a scratch copy, reused
@@ -173,14 +154,17 @@ std::string recommendations(Scenario& probe, const ModelSpec& model, const std::
       out += "null";
     }
   };
-  std::string out = "{\"best_value_used\":" + json_text(used) + ",\"cheapest_cloud\":" + json_text(cloud) +
-                    ",\"cheapest_device\":";
-  append_row_or_null(out, cheapest);
-  out += ",\"multi_gpu\":" + json_text(multi) +
-         ",\"note\":\"Launch prices, indicative 2026 used prices (median of guide and listing ranges) and dated "
-         "cloud offers from data/.\",\"unified_memory\":";
-  append_row_or_null(out, unified);
-  out += '}';
+  std::string out;
+  {
+    JsonObjectText o(out);
+    o.document("best_value_used", used);
+    o.document("cheapest_cloud", cloud);
+    append_row_or_null(o.key("cheapest_device"), cheapest);
+    o.document("multi_gpu", multi);
+    o.string("note", "Launch prices, indicative 2026 used prices (median of guide and listing ranges) and dated "
+                     "cloud offers from data/.");
+    append_row_or_null(o.key("unified_memory"), unified);
+  }
   return out;
 }
 
@@ -300,17 +284,13 @@ std::string explore(const nlohmann::json& request, Issues& issues) {
         Issues cell_issues;
         std::optional<Evaluation> e = evaluate(s, model, cell_issues, false);
         if (!e) continue;
-        matrix += matrix.size() > 1 ? ",{\"bits\":" : "{\"bits\":";
-        append_json_integer(matrix, bits);
-        matrix += ",\"context_tokens\":";
-        append_json_integer(matrix, context);
-        matrix += ",\"total_bytes\":";
-        append_json_integer(matrix, e->memory.total_bytes);
-        matrix += ",\"verdict\":";
-        append_json_string(matrix, e->memory.verdict);
-        matrix += ",\"weights\":";
-        append_json_string(matrix, format);
-        matrix += '}';
+        if (matrix.size() > 1) matrix += ',';
+        JsonObjectText cell(matrix);
+        cell.integer("bits", bits);
+        cell.integer("context_tokens", context);
+        cell.integer("total_bytes", e->memory.total_bytes);
+        cell.string("verdict", e->memory.verdict);
+        cell.string("weights", format);
       }
     }
     s.weights = weights;
@@ -333,23 +313,16 @@ std::string explore(const nlohmann::json& request, Issues& issues) {
       std::optional<Evaluation> e = evaluate(s, model, point_issues, false);
       if (!e) break;
       usable = e->memory.usable_bytes;
-      sweep += sweep.size() > 1 ? ",{\"bound\":" : "{\"bound\":";
-      append_json_string(sweep, e->speed.bound);
-      sweep += ",\"context_tokens\":";
-      append_json_integer(sweep, context);
-      sweep += ",\"decode_high\":";
-      append_json_number(sweep, e->speed.decode_high);
-      sweep += ",\"decode_low\":";
-      append_json_number(sweep, e->speed.decode_low);
-      sweep += ",\"decode_tokens_per_s\":";
-      append_json_number(sweep, e->speed.decode_tokens_per_s);
-      sweep += ",\"fits\":";
-      append_json_bool(sweep, e->memory.verdict != "oom");
-      sweep += ",\"kv_cache_bytes\":";
-      append_json_integer(sweep, e->memory.kv_cache_bytes);
-      sweep += ",\"total_bytes\":";
-      append_json_integer(sweep, e->memory.total_bytes);
-      sweep += '}';
+      if (sweep.size() > 1) sweep += ',';
+      JsonObjectText point(sweep);
+      point.string("bound", e->speed.bound);
+      point.integer("context_tokens", context);
+      point.number("decode_high", e->speed.decode_high);
+      point.number("decode_low", e->speed.decode_low);
+      point.number("decode_tokens_per_s", e->speed.decode_tokens_per_s);
+      point.boolean("fits", e->memory.verdict != "oom");
+      point.integer("kv_cache_bytes", e->memory.kv_cache_bytes);
+      point.integer("total_bytes", e->memory.total_bytes);
     }
     s.context_tokens = context_tokens;
     s.prompt_tokens = prompt_tokens;
@@ -381,18 +354,19 @@ std::string explore(const nlohmann::json& request, Issues& issues) {
   }
   devices += ']';
 
-  std::string out = "{";
-  if (wanted->advice) out += "\"advice\":" + advised + ",";
-  out += "\"context_tokens\":";
-  append_json_integer(out, context_tokens);
-  if (wanted->devices) out += ",\"devices\":" + devices;
-  if (wanted->matrix) out += ",\"matrix\":" + matrix;
-  if (wanted->devices) out += ",\"recommendations\":" + recommended;
-  if (wanted->sweep) {
-    out += ",\"sweep\":" + sweep + ",\"usable_bytes\":";
-    append_json_integer(out, usable);
+  std::string out;
+  {
+    JsonObjectText o(out);
+    if (wanted->advice) o.key("advice") += advised;
+    o.integer("context_tokens", context_tokens);
+    if (wanted->devices) o.key("devices") += devices;
+    if (wanted->matrix) o.key("matrix") += matrix;
+    if (wanted->devices) o.key("recommendations") += recommended;
+    if (wanted->sweep) {
+      o.key("sweep") += sweep;
+      o.integer("usable_bytes", usable);
+    }
   }
-  out += '}';
   return out;
 }
 

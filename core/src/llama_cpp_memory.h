@@ -11,8 +11,8 @@
 namespace llmcalc {
 
 /// What measure() reads of the model and the devices at every placement it tries, computed
-/// once per inputs (string comparisons and a walk of the layers each time were a third of
-/// measure()'s work; issue #22).
+/// once per inputs (the devices' backends and usable memory were found by comparing names at
+/// every placement; issue #22).
 struct LlamaCppTraits {
   int64_t ffn_live_elements = 0;   // f32 elements per ubatch token of the largest FFN live set
   bool sparse_attention = false;   // DeepSeek sparse attention (an indexer)
