@@ -151,7 +151,7 @@ std::string estimate_cost(const CostInputs& in, const CostAssumptions& a) {
     return usd_per_hour >= 0 ? per_million(usd_per_hour, tokens_per_s) : -1.0;
   };
   // A figure, or null where there is none (negative).
-  auto maybe = [](JsonObjectText& o, const char* name, double value) { o.number_or_null(name, value >= 0, value); };
+  auto maybe = [](JsonObjectText& o, const auto& name, double value) { o.number_or_null(name, value >= 0, value); };
   // The answer as JSON text, keys in dump()'s sorted order (issue #22: built as a document, the
   // estimate's largest section was a fifth of its allocations).
   std::string out;

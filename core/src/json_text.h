@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -40,24 +41,48 @@ class JsonObjectText {
   JsonObjectText(const JsonObjectText&) = delete;
   JsonObjectText& operator=(const JsonObjectText&) = delete;
 
-  // `"key":`, for a value the caller appends itself (a nested object, a list).
-  std::string& key(const char* name) {
+  // `"key":`, for a value the caller appends itself (a nested object, a list). A literal name's
+  // length is known, so the comma, quotes and colon go in with it in one append (three appends
+  // and a strlen per member were 6% of a page recompute in WebAssembly; issue #22).
+  template <std::size_t N>
+  std::string& key(const char (&name)[N]) {
+    char text[N + 3];  // ,"name":
+    text[0] = ',';
+    text[1] = '"';
+    std::memcpy(text + 2, name, N - 1);
+    text[N + 1] = '"';
+    text[N + 2] = ':';
+    const bool first = first_;
+    first_ = false;
+    return first ? out_.append(text + 1, N + 2) : out_.append(text, N + 3);
+  }
+  // A name made at run time (a layer kind, a method's name from a list).
+  std::string& key(std::string_view name) {
     out_ += first_ ? "\"" : ",\"";
     first_ = false;
     out_ += name;
     out_ += "\":";
     return out_;
   }
-  void integer(const char* name, int64_t value) { append_json_integer(key(name), value); }
-  void number(const char* name, double value) { append_json_number(key(name), value); }
-  void boolean(const char* name, bool value) { append_json_bool(key(name), value); }
-  void string(const char* name, const std::string& value) { append_json_string(key(name), value); }
-  void document(const char* name, const nlohmann::json& value) { key(name) += json_text(value); }
-  void integers(const char* name, const std::vector<int64_t>& values) { append_list(key(name), values); }
-  void numbers(const char* name, const std::vector<double>& values) { append_list(key(name), values); }
-  void strings(const char* name, const std::vector<std::string>& values) { append_list(key(name), values); }
+  template <typename Name>
+  void integer(const Name& name, int64_t value) { append_json_integer(key(name), value); }
+  template <typename Name>
+  void number(const Name& name, double value) { append_json_number(key(name), value); }
+  template <typename Name>
+  void boolean(const Name& name, bool value) { append_json_bool(key(name), value); }
+  template <typename Name>
+  void string(const Name& name, const std::string& value) { append_json_string(key(name), value); }
+  template <typename Name>
+  void document(const Name& name, const nlohmann::json& value) { key(name) += json_text(value); }
+  template <typename Name>
+  void integers(const Name& name, const std::vector<int64_t>& values) { append_list(key(name), values); }
+  template <typename Name>
+  void numbers(const Name& name, const std::vector<double>& values) { append_list(key(name), values); }
+  template <typename Name>
+  void strings(const Name& name, const std::vector<std::string>& values) { append_list(key(name), values); }
   // A figure where there is one, else null.
-  void number_or_null(const char* name, bool known, double value) {
+  template <typename Name>
+  void number_or_null(const Name& name, bool known, double value) {
     if (known) {
       number(name, value);
     } else {
