@@ -148,8 +148,12 @@ function translator(lang) {
 }
 
 // Intl.NumberFormat objects are costly to make: one per locale and digit count, kept for the
-// page's life.
+// page's life, each with the texts it wrote. A keystroke formats some sixty numbers, most of them
+// the same as the keystroke before (the model's, the device's, the weights'): a text written once
+// is looked up, not formatted again (Intl's format was a twelfth of a keystroke's render).
+// Negative zero is formatted each time, since a Map does not tell it from zero.
 const numberFormats = {};
+const FORMATTED_TEXTS_KEPT = 4096;
 
 // Number formatting per locale; never prints NaN or Infinity.
 function formatter(lang) {
@@ -158,11 +162,20 @@ function formatter(lang) {
     if (typeof value !== 'number' || !isFinite(value)) return '—';
     const key = locale + ' ' + digits;
     if (!numberFormats[key]) {
-      numberFormats[key] = new Intl.NumberFormat(locale, {
-        maximumFractionDigits: digits, minimumFractionDigits: digits,
-      });
+      numberFormats[key] = {
+        format: new Intl.NumberFormat(locale, { maximumFractionDigits: digits, minimumFractionDigits: digits }),
+        texts: new Map(),
+      };
     }
-    return numberFormats[key].format(value);
+    const kept = numberFormats[key];
+    if (Object.is(value, -0)) return kept.format.format(value);
+    let text = kept.texts.get(value);
+    if (text === undefined) {
+      text = kept.format.format(value);
+      if (kept.texts.size >= FORMATTED_TEXTS_KEPT) kept.texts.clear();
+      kept.texts.set(value, text);
+    }
+    return text;
   }
   return {
     number: number,

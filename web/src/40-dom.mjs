@@ -31,15 +31,19 @@ function option(value, label) {
 }
 
 // A list of `tag` children holding `texts`: a re-render with as many entries only updates the
-// texts that changed (a keystroke then writes a few text nodes, not a new list).
+// texts that changed (a keystroke then writes a few text nodes, not a new list), found by
+// comparing with the texts it last wrote rather than reading each item's text back.
+const writtenTexts = new WeakMap();
 function textItems(list, tag, texts) {
-  if (list.children.length !== texts.length) {
+  const written = writtenTexts.get(list);
+  writtenTexts.set(list, texts);
+  if (!written || written.length !== texts.length || list.children.length !== texts.length) {
     clear(list);
     texts.forEach(function (text) { list.appendChild(el(tag, { text: text })); });
     return;
   }
   texts.forEach(function (text, i) {
-    if (list.children[i].textContent !== text) list.children[i].textContent = text;
+    if (written[i] !== text) list.children[i].textContent = text;
   });
 }
 

@@ -920,8 +920,6 @@ function placementRows(m, r, lang, t, f, deviceName) {
   return rows;
 }
 
-// A keystroke usually changes only the figures: the items are rebuilt only when the list's
-// entries change, else their texts are updated where they differ.
 // 16-bit formats are spelled as each file kind spells them; the menu says which is which
 // (issue #21 item 13): llama.cpp's F16 / F32 GGUF types, the checkpoints' FP16 / BF16.
 const FILE_KIND = { F16: ' (GGUF)', F32: ' (GGUF)', FP16: ' (safetensors)', BF16: ' (safetensors)' };
@@ -929,11 +927,15 @@ function formatLabel(format) {
   return format + (FILE_KIND[format] || '');
 }
 
+// A keystroke usually changes only the figures: the items are rebuilt only when the list's
+// entries change, else their texts are updated where they differ from the rows last written
+// (compared in script: reading each item's text back cost more than writing the few that change).
+const writtenRows = new WeakMap();
 function fillList(list, rows) {
-  const items = list.children;
-  const same = items.length === rows.length &&
-    rows.every((row, i) => items[i].getAttribute('data-testid') === (row[2] == null ? null : String(row[2])) &&
-                           items[i].firstChild.textContent === row[0]);
+  const written = writtenRows.get(list);
+  writtenRows.set(list, rows);
+  const same = written && written.length === rows.length && list.children.length === rows.length &&
+    rows.every((row, i) => written[i][2] === row[2] && written[i][0] === row[0]);
   if (!same) {
     LlmCalc.dom.clear(list);
     rows.forEach((row) => {
@@ -943,8 +945,7 @@ function fillList(list, rows) {
     return;
   }
   rows.forEach((row, i) => {
-    const value = items[i].lastChild;
-    if (value.textContent !== row[1]) value.textContent = row[1];
+    if (written[i][1] !== row[1]) list.children[i].lastChild.textContent = row[1];
   });
 }
 
