@@ -173,19 +173,18 @@ std::string estimate_cost(const CostInputs& in, const CostAssumptions& a) {
     }
     maybe(cost, "break_even_months_vs_api", even_api);
     maybe(cost, "break_even_months_vs_rent", even_rent);
-    std::string& chart = cost.key("chart");
-    chart += '[';
-    for (int month = 0; month <= horizon; month += horizon / 12) {
-      double m = month;
-      double running = power_usd_per_hour * a.hours_per_day * kDaysPerMonth * m;
-      if (month > 0) chart += ',';
-      JsonObjectText point(chart);
-      maybe(point, "api_usd", api_monthly >= 0 ? api_monthly * m : -1.0);
-      point.integer("month", month);
-      point.number_or_null("own_usd", purchase >= 0, purchase + running);
-      maybe(point, "rent_usd", rent_monthly >= 0 ? rent_monthly * m : -1.0);
+    {
+      JsonListText chart(cost.key("chart"));
+      for (int month = 0; month <= horizon; month += horizon / 12) {
+        double m = month;
+        double running = power_usd_per_hour * a.hours_per_day * kDaysPerMonth * m;
+        JsonObjectText point(chart.item());
+        maybe(point, "api_usd", api_monthly >= 0 ? api_monthly * m : -1.0);
+        point.integer("month", month);
+        point.number_or_null("own_usd", purchase >= 0, purchase + running);
+        maybe(point, "rent_usd", rent_monthly >= 0 ? rent_monthly * m : -1.0);
+      }
     }
-    chart += ']';
     {
       JsonObjectText own(cost.key("own"));
       maybe(own, "monthly_usd", own_monthly);

@@ -269,8 +269,9 @@ std::string explore(const nlohmann::json& request, Issues& issues) {
   const int64_t prompt_tokens = s.prompt_tokens;
 
   // Quantization x context: the engine's formats at 8K, 32K, 128K and the native maximum.
-  std::string matrix = "[";
+  std::string matrix;
   if (wanted->matrix) {
+    JsonListText cells(matrix);
     std::vector<int64_t> contexts;
     for (int64_t c : {8192, 32768, 131072}) {
       if (c < model.max_context_tokens) contexts.push_back(c);
@@ -284,8 +285,7 @@ std::string explore(const nlohmann::json& request, Issues& issues) {
         Issues cell_issues;
         std::optional<Evaluation> e = evaluate(s, model, cell_issues, false);
         if (!e) continue;
-        if (matrix.size() > 1) matrix += ',';
-        JsonObjectText cell(matrix);
+        JsonObjectText cell(cells.item());
         cell.integer("bits", bits);
         cell.integer("context_tokens", context);
         cell.integer("total_bytes", e->memory.total_bytes);
@@ -297,15 +297,15 @@ std::string explore(const nlohmann::json& request, Issues& issues) {
     s.context_tokens = context_tokens;
     s.prompt_tokens = prompt_tokens;
   }
-  matrix += ']';
 
   const std::string advised = wanted->advice ? json_text(advice(s, model)) : "";
 
   // Memory and decode speed against context, 4K to 1M tokens (beyond the native window when
   // asked for): every point decodes with the whole context in the cache.
-  std::string sweep = "[";
+  std::string sweep;
   int64_t usable = 0;
   if (wanted->sweep) {
+    JsonListText points(sweep);
     for (int64_t context = 4096; context <= 1048576; context *= 2) {
       s.context_tokens = context;
       s.prompt_tokens = std::min(prompt_tokens, context);
@@ -313,8 +313,7 @@ std::string explore(const nlohmann::json& request, Issues& issues) {
       std::optional<Evaluation> e = evaluate(s, model, point_issues, false);
       if (!e) break;
       usable = e->memory.usable_bytes;
-      if (sweep.size() > 1) sweep += ',';
-      JsonObjectText point(sweep);
+      JsonObjectText point(points.item());
       point.string("bound", e->speed.bound);
       point.integer("context_tokens", context);
       point.number("decode_high", e->speed.decode_high);
@@ -327,13 +326,13 @@ std::string explore(const nlohmann::json& request, Issues& issues) {
     s.context_tokens = context_tokens;
     s.prompt_tokens = prompt_tokens;
   }
-  sweep += ']';
 
   // The same model and settings on every catalog device (the last section: it leaves `s` on
   // the last device).
-  std::string devices = "[";
+  std::string devices;
   std::string recommended;
   if (wanted->devices) {
+    JsonListText listed(devices);
     std::vector<DeviceRow> rows;
     const int64_t listed_devices = s.devices;
     // The weights are the same on every device: placed once (no rows where the format fails).
@@ -347,12 +346,10 @@ std::string explore(const nlohmann::json& request, Issues& issues) {
       rows.push_back({&hardware, e.memory.verdict, e.memory.total_bytes, e.memory.usable_bytes,
                       e.memory.max_context_tokens, e.speed.decode_tokens_per_s, e.speed.ttft_s,
                       s.hardware.price_usd, s.hardware.price_used_usd});
-      if (rows.size() > 1) devices += ',';
-      append_device_row(devices, rows.back(), false);
+      append_device_row(listed.item(), rows.back(), false);
     }
     recommended = recommendations(s, model, rows);
   }
-  devices += ']';
 
   std::string out;
   {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <string_view>
 #include <utility>
 
 namespace llmcalc {
@@ -18,7 +19,9 @@ JsonReader::JsonReader(const nlohmann::json& object, std::string path, Issues& i
 const nlohmann::json* JsonReader::member(const char* key) const {
   if (!object_) return nullptr;
   read_.push_back(key);
-  auto it = object_->find(key);
+  // As a string_view the key's length is counted once, not again at each comparison of the
+  // object's search (a catalog model's arch config is read through some 200 lookups; issue #22).
+  auto it = object_->find(std::string_view(key));
   if (it == object_->end() || it->is_null()) return nullptr;
   return &*it;
 }

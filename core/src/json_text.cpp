@@ -84,14 +84,10 @@ void append_json(std::string& out, const nlohmann::json& value) {
       break;
     }
     case nlohmann::json::value_t::array: {
-      out += '[';
-      bool first = true;
+      JsonListText list(out);
       for (const nlohmann::json& element : value.get_ref<const nlohmann::json::array_t&>()) {
-        if (!first) out += ',';
-        first = false;
-        append_json(out, element);
+        append_json(list.item(), element);
       }
-      out += ']';
       break;
     }
     case nlohmann::json::value_t::string: append_json_string(out, value.get_ref<const std::string&>()); break;

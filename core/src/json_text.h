@@ -31,6 +31,27 @@ void append_json_string(std::string& out, const std::string& value);
 // than failing the serialization: every answer's text.
 std::string json_text(const nlohmann::json& value);
 
+// One list's items appended to `out`: `item()` gives the text to write the next item into (with
+// the comma before every item but the first); the list closes when the writer goes out of
+// scope, so the text is complete only after that scope.
+class JsonListText {
+ public:
+  explicit JsonListText(std::string& out) : out_(out) { out_ += '['; }
+  ~JsonListText() { out_ += ']'; }
+  JsonListText(const JsonListText&) = delete;
+  JsonListText& operator=(const JsonListText&) = delete;
+
+  std::string& item() {
+    if (!first_) out_ += ',';
+    first_ = false;
+    return out_;
+  }
+
+ private:
+  std::string& out_;
+  bool first_ = true;
+};
+
 // One object's members appended to `out` as they are given, which is in dump()'s sorted key
 // order (tests compare the answers written so with the dump of their own parse); the object
 // closes when the writer goes out of scope, so the text is complete only after that scope.
@@ -93,18 +114,16 @@ class JsonObjectText {
  private:
   template <typename T>
   static void append_list(std::string& out, const std::vector<T>& values) {
-    out += '[';
-    for (std::size_t i = 0; i < values.size(); ++i) {
-      if (i > 0) out += ',';
+    JsonListText list(out);
+    for (const T& value : values) {
       if constexpr (std::is_same_v<T, double>) {
-        append_json_number(out, values[i]);
+        append_json_number(list.item(), value);
       } else if constexpr (std::is_same_v<T, std::string>) {
-        append_json_string(out, values[i]);
+        append_json_string(list.item(), value);
       } else {
-        append_json_integer(out, values[i]);
+        append_json_integer(list.item(), value);
       }
     }
-    out += ']';
   }
   std::string& out_;
   bool first_ = true;

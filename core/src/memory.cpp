@@ -410,28 +410,24 @@ std::string memory_text(const MemoryEstimate& m, const std::vector<MathLine>& li
       o.integer("kv_capacity_tokens", m.kv_capacity_tokens);
       o.integer("kv_pool_bytes", m.kv_pool_bytes);
     }
-    std::string& math = o.key("math");
-    math += '[';
-    for (std::size_t i = 0; i < lines.size(); ++i) {
-      if (i > 0) math += ',';
-      JsonObjectText line(math);
-      line.integer("bytes", lines[i].bytes);
-      line.string("formula", lines[i].formula);
-      line.string("name", lines[i].name);
+    {
+      JsonListText math(o.key("math"));
+      for (const MathLine& line : lines) {
+        JsonObjectText item(math.item());
+        item.integer("bytes", line.bytes);
+        item.string("formula", line.formula);
+        item.string("name", line.name);
+      }
     }
-    math += ']';
     if (pool) o.number("max_concurrent_sequences", m.max_concurrent_sequences);
     o.integer("max_context_tokens", m.max_context_tokens);
     if (m.mtp_bytes > 0) o.integer("mtp_bytes", m.mtp_bytes);
     o.integer("offloaded_read_bytes_per_token", m.offloaded_read_bytes_per_token);
     o.integer("overhead_bytes", m.overhead_bytes);
-    std::string& devices = o.key("per_device");
-    devices += '[';
-    for (std::size_t d = 0; d < m.per_device.size(); ++d) {
-      if (d > 0) devices += ',';
-      append_device(devices, m.per_device[d], false);
+    {
+      JsonListText devices(o.key("per_device"));
+      for (const DeviceMemory& device : m.per_device) append_device(devices.item(), device, false);
     }
-    devices += ']';
     o.integer("total_bytes", m.total_bytes);
     o.integer("usable_bytes", m.usable_bytes);
     o.number("utilization", m.utilization);

@@ -72,14 +72,13 @@ bool same_shape(const LayerSpec& a, const LayerSpec& b) {
 
 void append_layer_summary(std::string& out, const ModelSpec& model) {
   // Consecutive identical layers are grouped so a 94-layer model stays readable.
-  out += '[';
+  JsonListText groups(out);
   for (std::size_t i = 0; i < model.layers.size();) {
     const LayerSpec& layer = model.layers[i];
     const AttentionGeometry& a = layer.attention;
     std::size_t count = 1;
     while (i + count < model.layers.size() && same_shape(layer, model.layers[i + count])) ++count;
-    if (i > 0) out += ',';
-    JsonObjectText group(out);
+    JsonObjectText group(groups.item());
     group.string("attention", attention_label(a));
     if (a.compress_ratio > 0) group.integer("compress_ratio", a.compress_ratio);
     group.integer("count", static_cast<int64_t>(count));
@@ -100,7 +99,6 @@ void append_layer_summary(std::string& out, const ModelSpec& model) {
     group.integer("window_tokens", a.window_tokens);
     i += count;
   }
-  out += ']';
 }
 
 void append_layer_counts(std::string& out, const ModelSpec& model) {

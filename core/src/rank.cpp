@@ -26,64 +26,46 @@ void append_row(std::string& out, const Scenario& s, const ModelSpec& model, con
                 const Evaluation& e) {
   const nlohmann::json& r = entry.record();
   const MemoryEstimate& m = e.memory;
-  out += "{\"bits_per_weight\":";
-  append_json_number(out, e.weights->bits_per_weight());
-  out += ",\"context_tokens\":";
-  append_json_integer(out, s.context_tokens);
-  out += ",\"decode\":{\"high\":";
-  append_json_number(out, e.speed.decode_high);
-  out += ",\"low\":";
-  append_json_number(out, e.speed.decode_low);
-  out += ",\"tokens_per_s\":";
-  append_json_number(out, e.speed.decode_tokens_per_s);
-  out += "},\"family\":";
-  append_json_string(out, r.value("family", ""));
-  out += ",\"fit\":";
-  if (m.fit.status.empty()) {
-    out += "null";
-  } else {
-    out += "{\"gpu_layers\":";
-    append_json_integer(out, m.fit.gpu_layers);
-    out += ",\"host_expert_layers\":";
-    append_json_integer(out, static_cast<int64_t>(m.fit.host_expert_layers.size()));
-    out += ",\"status\":";
-    append_json_string(out, m.fit.status);
-    out += '}';
+  JsonObjectText row(out);
+  row.number("bits_per_weight", e.weights->bits_per_weight());
+  row.integer("context_tokens", s.context_tokens);
+  {
+    JsonObjectText decode(row.key("decode"));
+    decode.number("high", e.speed.decode_high);
+    decode.number("low", e.speed.decode_low);
+    decode.number("tokens_per_s", e.speed.decode_tokens_per_s);
   }
-  out += ",\"license\":";
+  row.string("family", r.value("family", ""));
+  if (m.fit.status.empty()) {
+    row.key("fit") += "null";
+  } else {
+    JsonObjectText fit(row.key("fit"));
+    fit.integer("gpu_layers", m.fit.gpu_layers);
+    fit.integer("host_expert_layers", static_cast<int64_t>(m.fit.host_expert_layers.size()));
+    fit.string("status", m.fit.status);
+  }
   auto license = r.find("license");
   if (license != r.end() && license->is_string()) {
-    append_json_string(out, license->get_ref<const std::string&>());
+    row.string("license", license->get_ref<const std::string&>());
   } else {
-    out += "null";
+    row.key("license") += "null";
   }
-  out += ",\"max_context_tokens\":";
-  append_json_integer(out, m.max_context_tokens);
-  out += ",\"model\":";
-  append_json_string(out, entry.id);
-  out += ",\"moe\":";
-  append_json_bool(out, model.params.experts_routed > 0);
-  out += ",\"name\":";
-  append_json_string(out, s.model_name);  // the record's name, set by rank_models
-  out += ",\"native_context_tokens\":";
-  append_json_integer(out, model.max_context_tokens);
-  out += ",\"params_active\":";
-  append_json_integer(out, model.params.active);
-  out += ",\"params_total\":";
-  append_json_integer(out, model.params.total);
-  out += ",\"prefill\":{\"tokens_per_s\":";
-  append_json_number(out, e.speed.prefill_tokens_per_s);
-  out += ",\"ttft_s\":";
-  append_json_number(out, e.speed.ttft_s);
-  out += "},\"total_bytes\":";
-  append_json_integer(out, m.total_bytes);
-  out += ",\"usable_bytes\":";
-  append_json_integer(out, m.usable_bytes);
-  out += ",\"verdict\":";
-  append_json_string(out, m.verdict);
-  out += ",\"weights\":";
-  append_json_string(out, s.weights);
-  out += '}';
+  row.integer("max_context_tokens", m.max_context_tokens);
+  row.string("model", entry.id);
+  row.boolean("moe", model.params.experts_routed > 0);
+  row.string("name", s.model_name);  // the record's name, set by rank_models
+  row.integer("native_context_tokens", model.max_context_tokens);
+  row.integer("params_active", model.params.active);
+  row.integer("params_total", model.params.total);
+  {
+    JsonObjectText prefill(row.key("prefill"));
+    prefill.number("tokens_per_s", e.speed.prefill_tokens_per_s);
+    prefill.number("ttft_s", e.speed.ttft_s);
+  }
+  row.integer("total_bytes", m.total_bytes);
+  row.integer("usable_bytes", m.usable_bytes);
+  row.string("verdict", m.verdict);
+  row.string("weights", s.weights);
 }
 
 // Memory the devices offer the weights (the engine's usable share of each).
@@ -194,34 +176,30 @@ std::string rank_models(const nlohmann::json& request, Issues& issues) {
   const int64_t requested_context = base->context_tokens;
   const int64_t requested_prompt = base->prompt_tokens;
   // The result's keys in dump()'s sorted order, the rows last.
-  std::string out = "{\"context_tokens\":";
-  append_json_integer(out, requested_context);
-  out += ",\"devices\":";
-  append_json_integer(out, base->devices);
-  out += ",\"engine\":";
-  append_json_string(out, base->engine.engine);
-  out += ",\"hardware\":";
-  append_json_string(out, base->hardware.id);
-  out += ",\"min_bits\":";
-  append_json_integer(out, min_bits);
-  out += ",\"rows\":[";
-  const std::size_t rows_start = out.size();
-  for (const CatalogModel& entry : Catalog::instance().models()) {
-    Issues model_issues;
-    const ModelSpec* spec = catalog_model_spec(entry.id, model_issues);
-    if (!spec) continue;
-    Scenario& s = *base;  // reused: the model itself is passed by reference, never copied
-    s.model_id = entry.id;
-    s.model_name = entry.record().value("name", entry.id);
-    s.context_tokens = std::min(requested_context, spec->max_context_tokens);
-    s.prompt_tokens = std::min(requested_prompt, s.context_tokens);
-    std::optional<Evaluation> e = ladder_pick(s, *spec, min_bits, device_memory(s));
-    if (!e) continue;
-    e->memory.max_context_tokens = max_context_tokens(s, *spec, *e->weights);
-    if (out.size() > rows_start) out += ',';
-    append_row(out, s, *spec, entry, *e);
+  std::string out;
+  {
+    JsonObjectText o(out);
+    o.integer("context_tokens", requested_context);
+    o.integer("devices", base->devices);
+    o.string("engine", base->engine.engine);
+    o.string("hardware", base->hardware.id);
+    o.integer("min_bits", min_bits);
+    JsonListText rows(o.key("rows"));
+    for (const CatalogModel& entry : Catalog::instance().models()) {
+      Issues model_issues;
+      const ModelSpec* spec = catalog_model_spec(entry.id, model_issues);
+      if (!spec) continue;
+      Scenario& s = *base;  // reused: the model itself is passed by reference, never copied
+      s.model_id = entry.id;
+      s.model_name = entry.record().value("name", entry.id);
+      s.context_tokens = std::min(requested_context, spec->max_context_tokens);
+      s.prompt_tokens = std::min(requested_prompt, s.context_tokens);
+      std::optional<Evaluation> e = ladder_pick(s, *spec, min_bits, device_memory(s));
+      if (!e) continue;
+      e->memory.max_context_tokens = max_context_tokens(s, *spec, *e->weights);
+      append_row(rows.item(), s, *spec, entry, *e);
+    }
   }
-  out += "]}";
   return out;
 }
 
