@@ -156,15 +156,6 @@ void append_json_string(std::string& out, const std::string& value) {
   out += '"';
 }
 
-nlohmann::json parse_json(std::string_view text) {
-  nlohmann::json document;
-  nlohmann::detail::json_sax_dom_parser<nlohmann::json> builder(document, false);
-  if (!nlohmann::json::sax_parse(text.data(), text.data() + text.size(), &builder)) {
-    document = nlohmann::json(nlohmann::json::value_t::discarded);
-  }
-  return document;
-}
-
 std::string json_text(const nlohmann::json& value) {
   std::string out;
   append_json(out, value);

@@ -17,9 +17,9 @@
 
 namespace llmcalc {
 
-// `text` as a document, or the discarded value when it is not JSON (as json::parse(text,
-// nullptr, false) reads it). Every parse in the core comes here: json::parse also builds the
-// parser that calls back on each value, which the core never uses (7 KB of the module's code).
+// `text` as a document, or the discarded value when it is not JSON: what json::parse(text,
+// nullptr, false) reads, read by the core's own reader (json_parser.cpp) into nlohmann's
+// document. Every parse in the core comes here.
 nlohmann::json parse_json(std::string_view text);
 
 void append_json_number(std::string& out, double value);

@@ -9,7 +9,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 status=0
 printf '%-22s %12s %8s\n' target executions crashes
-for target in estimate config gguf safetensors; do
+for target in estimate config gguf safetensors json; do
   mkdir -p "$work/$target"
   cp "$here/corpus/$target/"* "$work/$target/" 2>/dev/null
   log="$work/$target.log"
