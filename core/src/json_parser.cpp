@@ -121,7 +121,7 @@ class Parser {
     text_.clear();
     for (;;) {
       const char* run = at_;
-      while (at_ != end_ && is_plain(*at_)) ++at_;
+      while (at_ != end_ && json_plain_char(*at_)) ++at_;
       text_.append(run, static_cast<std::size_t>(at_ - run));
       if (at_ == end_) return false;
       const auto byte = static_cast<unsigned char>(*at_);
@@ -139,36 +139,12 @@ class Parser {
     }
   }
 
-  static bool is_plain(char c) {
-    const auto byte = static_cast<unsigned char>(c);
-    return byte >= 0x20 && byte < 0x80 && byte != '"' && byte != '\\';
-  }
-
-  // One well-formed UTF-8 sequence (Unicode table 3-7), copied as it is.
+  // One well-formed UTF-8 sequence, copied as it is.
   bool read_utf8() {
-    const auto lead = static_cast<unsigned char>(*at_);
-    int length = 0;
-    unsigned char low = 0x80;  // the second byte's range; the others are 0x80-0xBF
-    unsigned char high = 0xBF;
-    if (lead >= 0xC2 && lead <= 0xDF) {
-      length = 2;
-    } else if (lead >= 0xE0 && lead <= 0xEF) {
-      length = 3;
-      if (lead == 0xE0) low = 0xA0;   // no overlong forms
-      if (lead == 0xED) high = 0x9F;  // no surrogates
-    } else if (lead >= 0xF0 && lead <= 0xF4) {
-      length = 4;
-      if (lead == 0xF0) low = 0x90;
-      if (lead == 0xF4) high = 0x8F;  // nothing beyond U+10FFFF
-    } else {
-      return false;
-    }
-    if (end_ - at_ < length) return false;
-    for (int k = 1; k < length; ++k) {
-      const auto byte = static_cast<unsigned char>(at_[k]);
-      if (byte < (k == 1 ? low : 0x80) || byte > (k == 1 ? high : 0xBF)) return false;
-    }
-    text_.append(at_, static_cast<std::size_t>(length));
+    std::size_t invalid = 0;
+    const std::size_t length = utf8_sequence({at_, static_cast<std::size_t>(end_ - at_)}, 0, invalid);
+    if (length == 0) return false;
+    text_.append(at_, length);
     at_ += length;
     return true;
   }

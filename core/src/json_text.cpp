@@ -30,12 +30,7 @@ void append_json_integer(std::string& out, int64_t value) {
 
 void append_json_bool(std::string& out, bool value) { out += value ? "true" : "false"; }
 
-namespace {
-
-// The length of the well-formed UTF-8 sequence (Unicode table 3-7) that starts at `at`, or 0 with
-// `invalid` set to how many bytes dump() replaces by one U+FFFD: the lead byte alone if it leads
-// nothing, else the start of a sequence cut short by the byte after it (which is read again).
-std::size_t utf8_sequence(const std::string& text, std::size_t at, std::size_t& invalid) {
+std::size_t utf8_sequence(std::string_view text, std::size_t at, std::size_t& invalid) {
   const auto lead = static_cast<unsigned char>(text[at]);
   std::size_t length = 0;
   unsigned char low = 0x80;  // the second byte's range; the others are 0x80-0xBF
@@ -67,6 +62,8 @@ std::size_t utf8_sequence(const std::string& text, std::size_t at, std::size_t& 
   }
   return length;
 }
+
+namespace {
 
 void append_json(std::string& out, const nlohmann::json& value) {
   switch (value.type()) {
@@ -110,13 +107,9 @@ void append_json_string(std::string& out, const std::string& value) {
   out += '"';
   // Printable ASCII but the quote and the backslash is written as it is, a run at a time (a
   // call per character was a sixth of an estimate's work natively; issue #22).
-  auto plain = [](char c) {
-    const auto byte = static_cast<unsigned char>(c);
-    return byte >= 0x20 && byte < 0x80 && c != '"' && c != '\\';
-  };
   for (std::size_t at = 0; at < value.size();) {
     std::size_t end = at;
-    while (end < value.size() && plain(value[end])) ++end;
+    while (end < value.size() && json_plain_char(value[end])) ++end;
     if (end > at) {
       out.append(value, at, end - at);
       at = end;

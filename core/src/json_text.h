@@ -22,6 +22,17 @@ namespace llmcalc {
 // document. Every parse in the core comes here.
 nlohmann::json parse_json(std::string_view text);
 
+// The length of the well-formed UTF-8 sequence (Unicode table 3-7) that starts at `at`, or 0 with
+// `invalid` set to how many bytes dump() replaces by one U+FFFD: the lead byte alone if it leads
+// nothing, else the start of a sequence cut short by the byte after it (which is read again).
+std::size_t utf8_sequence(std::string_view text, std::size_t at, std::size_t& invalid);
+
+// A character a JSON string holds as it is: printable ASCII but the quote and the backslash.
+inline bool json_plain_char(char c) {
+  const auto byte = static_cast<unsigned char>(c);
+  return byte >= 0x20 && byte < 0x80 && c != '"' && c != '\\';
+}
+
 void append_json_number(std::string& out, double value);
 void append_json_integer(std::string& out, int64_t value);
 void append_json_bool(std::string& out, bool value);
