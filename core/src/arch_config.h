@@ -199,7 +199,9 @@ std::optional<ArchConfig> read_arch_config(const nlohmann::json& config, const s
                                            Issues& issues);
 
 std::vector<LayerSpec> plan_layers(const ArchConfig& arch);
-std::vector<TensorSpec> tensor_inventory(const ArchConfig& arch);
+// Every tensor of the checkpoint. A decoder layer alike its predecessor is the latter's tensors
+// renumbered unless `repeat_alike_layers` is false (the tests build both ways and compare).
+std::vector<TensorSpec> tensor_inventory(const ArchConfig& arch, bool repeat_alike_layers = true);
 ParamCounts count_params(const std::vector<TensorSpec>& tensors, const ArchConfig& arch);
 
 }  // namespace llmcalc

@@ -109,9 +109,9 @@ bool holds_at(std::string_view name, std::size_t at, std::string_view text) {
   return true;
 }
 
-// The name tests of llama_tensor_get_type_impl (name.find(...) != npos), from one scan of the
-// name's underscores: every occurrence of "attn_" or "ffn_" ends at one, and a test holds when
-// any occurrence is followed by its rest.
+// The name tests of llama_tensor_get_type_impl (name.find(...) != npos), from the name's
+// underscores: every occurrence of "attn_" or "ffn_" ends at one, and a test holds when any
+// occurrence is followed by its rest (whose first character picks the one test it can pass).
 struct NameTests {
   bool attn_k = false;       // "attn_k.weight"
   bool attn_q = false;       // "attn_q.weight"
@@ -121,21 +121,22 @@ struct NameTests {
   bool ffn_up = false;       // "ffn_up"
 };
 
-NameTests name_tests(std::string_view name) {
+NameTests name_tests(const TensorName& tensor_name) {
   using namespace std::string_view_literals;
+  const std::string_view name = tensor_name.view();
   NameTests tests;
-  for (std::size_t at = 0; at < name.size(); ++at) {
-    if (name[at] != '_') continue;
+  tensor_name.for_each_position_of('_', [&](std::size_t at) {
+    const char next = at + 1 < name.size() ? name[at + 1] : '\0';
     if (at >= 4 && holds_at(name, at - 4, "attn"sv)) {
-      tests.attn_k = tests.attn_k || holds_at(name, at + 1, "k.weight"sv);
-      tests.attn_q = tests.attn_q || holds_at(name, at + 1, "q.weight"sv);
-      tests.attn_output = tests.attn_output || holds_at(name, at + 1, "output.weight"sv);
+      if (next == 'k') tests.attn_k = tests.attn_k || holds_at(name, at + 1, "k.weight"sv);
+      if (next == 'q') tests.attn_q = tests.attn_q || holds_at(name, at + 1, "q.weight"sv);
+      if (next == 'o') tests.attn_output = tests.attn_output || holds_at(name, at + 1, "output.weight"sv);
     } else if (at >= 3 && holds_at(name, at - 3, "ffn"sv)) {
-      tests.ffn_down = tests.ffn_down || holds_at(name, at + 1, "down"sv);
-      tests.ffn_gate = tests.ffn_gate || holds_at(name, at + 1, "gate"sv);
-      tests.ffn_up = tests.ffn_up || holds_at(name, at + 1, "up"sv);
+      if (next == 'd') tests.ffn_down = tests.ffn_down || holds_at(name, at + 1, "down"sv);
+      if (next == 'g') tests.ffn_gate = tests.ffn_gate || holds_at(name, at + 1, "gate"sv);
+      if (next == 'u') tests.ffn_up = tests.ffn_up || holds_at(name, at + 1, "up"sv);
     }
-  }
+  });
   return tests;
 }
 

@@ -12,12 +12,13 @@ namespace {
 
 class InventoryBuilder : private TensorList {
  public:
-  explicit InventoryBuilder(const ArchConfig& arch) : TensorList(arch), arch_(arch) {}
+  InventoryBuilder(const ArchConfig& arch, bool repeat_alike_layers)
+      : TensorList(arch), arch_(arch), repeat_alike_layers_(repeat_alike_layers) {}
 
   std::vector<TensorSpec> build() {
     add("token_embd.weight", TensorRole::token_embd, -1, arch_.hidden, arch_.vocab);
     if (arch_.ple_width > 0) add_per_layer_embeddings();
-    for (int64_t i = 0; i < arch_.n_layers; ++i) add_layer(static_cast<int>(i), ModelPart::text);
+    for (int64_t i = 0; i < arch_.n_layers; ++i) add_decoder_layer(static_cast<int>(i));
     if (arch_.output_norm) add("output_norm.weight", TensorRole::norm, -1, arch_.hidden, 1);
     if (arch_.attention_residuals) add_attention_residual("output_attn_res", -1);
     if (!arch_.tied) add("output.weight", TensorRole::output, -1, arch_.hidden, arch_.vocab);
@@ -30,6 +31,36 @@ class InventoryBuilder : private TensorList {
   }
 
  private:
+  // A decoder layer is its predecessor's tensors renumbered when nothing add_layer reads for it
+  // differs (most models' layers are alike): building each of the catalog's 8,385 layers from
+  // its parts was a fifth of the first rank's instructions (issue #22). A family's own layers
+  // are built whole.
+  void add_decoder_layer(int i) {
+    const std::size_t first = size();
+    const bool generic = !(arch_.family && arch_.family->add_layer_tensors);
+    if (repeat_alike_layers_ && generic && i > 0 && alike(static_cast<std::size_t>(i - 1), static_cast<std::size_t>(i))) {
+      repeat_layer(previous_layer_first_, first, i - 1, i);
+    } else {
+      add_layer(i, ModelPart::text);
+    }
+    previous_layer_first_ = first;
+  }
+
+  // Whether add_layer reads the same for decoder layers a and b (both below n_layers).
+  bool alike(std::size_t a, std::size_t b) const {
+    auto same = [a, b](const auto& per_layer) {
+      if (a >= per_layer.size() || b >= per_layer.size()) return a >= per_layer.size() && b >= per_layer.size();
+      return per_layer[a] == per_layer[b];
+    };
+    return same(arch_.layer_attention) && same(arch_.layer_kv_heads) && same(arch_.layer_moe) &&
+           same(arch_.layer_intermediate) && has_indexer(a) == has_indexer(b);
+  }
+
+  // DeepSeek V3.2's lightning indexer, in the layers the config lists (all when it lists none).
+  bool has_indexer(std::size_t index) const {
+    return index >= arch_.layer_indexer.size() || arch_.layer_indexer[index];
+  }
+
   void add_layer(int i, ModelPart part) {
     set_part(part);
     const TensorPrefix blk("blk." + std::to_string(i) + ".");
@@ -187,9 +218,7 @@ class InventoryBuilder : private TensorList {
                arch_.n_heads * (arch_.qk_nope_head_dim + arch_.v_head_dim), false);
     add_linear(blk + "attn_output", TensorRole::attn_output, i, arch_.n_heads * arch_.v_head_dim,
                arch_.hidden, false);
-    auto index = static_cast<std::size_t>(i);
-    bool indexer = index >= arch_.layer_indexer.size() || arch_.layer_indexer[index];
-    if (arch_.indexer_heads > 0 && indexer) {
+    if (arch_.indexer_heads > 0 && has_indexer(static_cast<std::size_t>(i))) {
       // DeepSeek V3.2 lightning indexer (inference/model.py Indexer): wq_b, wk, k_norm
       // (LayerNorm with bias), weights_proj.
       int64_t width = arch_.indexer_heads * arch_.indexer_head_dim;
@@ -499,12 +528,14 @@ class InventoryBuilder : private TensorList {
   }
 
   const ArchConfig& arch_;
+  const bool repeat_alike_layers_;
+  std::size_t previous_layer_first_ = 0;  // where the last decoder layer's tensors start
 };
 
 }  // namespace
 
-std::vector<TensorSpec> tensor_inventory(const ArchConfig& arch) {
-  return InventoryBuilder(arch).build();
+std::vector<TensorSpec> tensor_inventory(const ArchConfig& arch, bool repeat_alike_layers) {
+  return InventoryBuilder(arch, repeat_alike_layers).build();
 }
 
 }  // namespace llmcalc

@@ -1,6 +1,9 @@
 // The tensor shapes families share: attention, gated DeltaNet, a dense MLP and a routed-expert block.
 #include "tensor_list.h"
 
+#include <charconv>
+#include <string_view>
+
 namespace llmcalc {
 
 void TensorList::add_dense_mlp(const TensorPrefix& blk, int layer, int64_t width, const std::string& suffix) {
@@ -94,6 +97,22 @@ void TensorList::add_linear_attention(const TensorPrefix& blk, int i) {
   add(blk + "ssm_a", TensorRole::ssm_small, i, arch_.linear_v_heads, 1);
   add(blk + "ssm_norm.weight", TensorRole::norm, i, arch_.linear_v_head_dim, 1);
   add_linear(blk + "ssm_out", TensorRole::ssm_out, i, value_dim, arch_.hidden, false);
+}
+
+void TensorList::repeat_layer(std::size_t first, std::size_t end, int from, int to) {
+  // "blk.<to>." written once (a string per layer was a quarter of the copying; issue #22).
+  char to_prefix[16] = "blk.";
+  char* digits_end = std::to_chars(to_prefix + 4, to_prefix + sizeof to_prefix - 1, to).ptr;
+  *digits_end = '.';
+  const std::string_view prefix(to_prefix, static_cast<std::size_t>(digits_end + 1 - to_prefix));
+  char from_digits[12];
+  const std::size_t from_length = static_cast<std::size_t>(std::to_chars(from_digits, from_digits + sizeof from_digits, from).ptr - from_digits) + 5;
+  for (std::size_t k = first; k < end; ++k) {
+    tensors_.emplace_back(tensors_[k]);  // copies before any move of the list (as push_back does)
+    TensorSpec& copy = tensors_.back();
+    copy.layer = to;
+    copy.name.replace_prefix(from_length, prefix);
+  }
 }
 
 }  // namespace llmcalc

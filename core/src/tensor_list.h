@@ -61,6 +61,11 @@ class TensorList {
   void add_attention(const TensorPrefix& blk, int i, int64_t kv_heads, AttentionKind kind);
   void add_linear_attention(const TensorPrefix& blk, int i);
 
+  // Appends a copy of tensors [first, end), decoder layer `from`'s (each named "blk.<from>."
+  // + its stem), as layer `to`: the same shapes, roles and part, the names "blk.<to>." + stem.
+  void repeat_layer(std::size_t first, std::size_t end, int from, int to);
+  std::size_t size() const { return tensors_.size(); }
+
   const ArchConfig& arch() const { return arch_; }
   void set_part(ModelPart part) { part_ = part; }
   std::vector<TensorSpec> take() { return std::move(tensors_); }
