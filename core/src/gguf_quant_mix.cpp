@@ -109,37 +109,6 @@ bool holds_at(std::string_view name, std::size_t at, std::string_view text) {
   return true;
 }
 
-// The name tests of llama_tensor_get_type_impl (name.find(...) != npos), from the name's
-// underscores: every occurrence of "attn_" or "ffn_" ends at one, and a test holds when any
-// occurrence is followed by its rest (whose first character picks the one test it can pass).
-struct NameTests {
-  bool attn_k = false;       // "attn_k.weight"
-  bool attn_q = false;       // "attn_q.weight"
-  bool attn_output = false;  // "attn_output.weight"
-  bool ffn_down = false;     // "ffn_down"
-  bool ffn_gate = false;     // "ffn_gate"
-  bool ffn_up = false;       // "ffn_up"
-};
-
-NameTests name_tests(const TensorName& tensor_name) {
-  using namespace std::string_view_literals;
-  const std::string_view name = tensor_name.view();
-  NameTests tests;
-  tensor_name.for_each_position_of('_', [&](std::size_t at) {
-    const char next = at + 1 < name.size() ? name[at + 1] : '\0';
-    if (at >= 4 && holds_at(name, at - 4, "attn"sv)) {
-      if (next == 'k') tests.attn_k = tests.attn_k || holds_at(name, at + 1, "k.weight"sv);
-      if (next == 'q') tests.attn_q = tests.attn_q || holds_at(name, at + 1, "q.weight"sv);
-      if (next == 'o') tests.attn_output = tests.attn_output || holds_at(name, at + 1, "output.weight"sv);
-    } else if (at >= 3 && holds_at(name, at - 3, "ffn"sv)) {
-      if (next == 'd') tests.ffn_down = tests.ffn_down || holds_at(name, at + 1, "down"sv);
-      if (next == 'g') tests.ffn_gate = tests.ffn_gate || holds_at(name, at + 1, "gate"sv);
-      if (next == 'u') tests.ffn_up = tests.ffn_up || holds_at(name, at + 1, "up"sv);
-    }
-  });
-  return tests;
-}
-
 const GgmlType* choose(Ftype ftype, const GgmlType* base_type, const TensorSpec& t, QuantState& qs,
                        int64_t n_layers) {
   const Types& T = types();
@@ -162,19 +131,19 @@ const GgmlType* choose(Ftype ftype, const GgmlType* base_type, const TensorSpec&
     if (is(ftype, {Ftype::TQ1_0, Ftype::TQ2_0})) return T.Q4_K;
     return type;
   }
-  NameTests name = v_like ? NameTests{} : name_tests(t.name);
+  auto name_has = [&t, v_like](QuantNameTest test) { return !v_like && (t.quant_name_tests & test) != 0; };
   if (iq_low) {
     if (v_like) {
       type = (qs.n_gqa >= 4 || qs.n_expert >= 4)    ? T.Q4_K
              : is(ftype, {Ftype::IQ2_S, Ftype::IQ2_M}) ? T.IQ3_S
                                                        : T.Q2_K;
       ++qs.i_attention_wv;
-    } else if (qs.n_expert == 8 && name.attn_k) {
+    } else if (qs.n_expert == 8 && name_has(kNameAttnK)) {
       type = T.Q4_K;
-    } else if (name.ffn_down) {
+    } else if (name_has(kNameFfnDown)) {
       if (qs.i_ffn_down < qs.n_ffn_down / 8) type = is(ftype, {Ftype::IQ2_S, Ftype::IQ2_M}) ? T.IQ3_S : T.Q2_K;
       ++qs.i_ffn_down;
-    } else if (name.attn_output) {
+    } else if (name_has(kNameAttnOutput)) {
       if (qs.n_expert == 8) {
         type = T.Q5_K;
       } else if (is(ftype, {Ftype::IQ1_S, Ftype::IQ1_M})) {
@@ -210,7 +179,7 @@ const GgmlType* choose(Ftype ftype, const GgmlType* base_type, const TensorSpec&
     if (qs.is_70b && (type == T.Q3_K || type == T.Q4_K)) type = T.Q5_K;
     if (qs.n_expert == 8) type = T.Q8_0;
     ++qs.i_attention_wv;
-  } else if (name.attn_k) {
+  } else if (name_has(kNameAttnK)) {
     if (qs.n_expert == 8) {
       type = T.Q8_0;
     } else if (ftype == Ftype::IQ3_XS) {
@@ -218,13 +187,13 @@ const GgmlType* choose(Ftype ftype, const GgmlType* base_type, const TensorSpec&
     } else if (ftype == Ftype::IQ3_XXS) {
       type = T.IQ2_S;
     }
-  } else if (name.attn_q) {
+  } else if (name_has(kNameAttnQ)) {
     if (ftype == Ftype::IQ3_XS) {
       type = T.IQ3_XXS;
     } else if (ftype == Ftype::IQ3_XXS) {
       type = T.IQ2_S;
     }
-  } else if (name.ffn_down) {
+  } else if (name_has(kNameFfnDown)) {
     // With experts, layer_info() reads the layer from the tensor name.
     int64_t i_layer = qs.n_expert > 1 ? t.layer : qs.i_ffn_down;
     int64_t n_layer = qs.n_expert > 1 ? n_layers : qs.n_ffn_down;
@@ -253,7 +222,7 @@ const GgmlType* choose(Ftype ftype, const GgmlType* base_type, const TensorSpec&
       type = ftype == Ftype::Q4_0 ? T.Q4_1 : T.Q5_1;
     }
     ++qs.i_ffn_down;
-  } else if (name.attn_output) {
+  } else if (name_has(kNameAttnOutput)) {
     if (qs.n_expert == 8) {
       if (is(ftype, {Ftype::Q2_K, Ftype::IQ3_XS, Ftype::IQ3_XXS, Ftype::Q3_K_S, Ftype::Q3_K_M, Ftype::IQ4_NL,
                      Ftype::Q4_K_S, Ftype::Q4_K_M, Ftype::IQ3_S, Ftype::IQ3_M, Ftype::IQ4_XS})) {
@@ -270,7 +239,7 @@ const GgmlType* choose(Ftype ftype, const GgmlType* base_type, const TensorSpec&
     } else if (ftype == Ftype::IQ3_M) {
       type = T.Q4_K;
     }
-  } else if ((name.ffn_gate || name.ffn_up) && ftype == Ftype::IQ3_XS) {
+  } else if ((name_has(kNameFfnGate) || name_has(kNameFfnUp)) && ftype == Ftype::IQ3_XS) {
     int64_t i_layer = t.layer;
     if (i_layer >= n_layers / 8 && i_layer < 7 * n_layers / 8) type = T.IQ3_XXS;
   }
@@ -330,6 +299,30 @@ bool gguf_requires_imatrix(const std::string& ftype) {
   // the Q2_K tensors of Q2_K_S), so every such file was made with one.
   return is(ftype_of(ftype), {Ftype::IQ1_S, Ftype::IQ1_M, Ftype::IQ2_XXS, Ftype::IQ2_XS, Ftype::IQ2_S,
                               Ftype::IQ2_M, Ftype::IQ3_XXS, Ftype::Q2_K_S});
+}
+
+std::uint8_t quant_name_tests(const TensorName& tensor_name) {
+  // From the name's underscores: every occurrence of "attn_" or "ffn_" ends at one, and a test
+  // passes when any occurrence is followed by its rest (whose first character picks the test).
+  using namespace std::string_view_literals;
+  const std::string_view name = tensor_name.view();
+  std::uint8_t tests = 0;
+  auto test = [&](std::size_t at, std::string_view rest, QuantNameTest bit) {
+    if (holds_at(name, at, rest)) tests |= bit;
+  };
+  tensor_name.for_each_position_of('_', [&](std::size_t at) {
+    const char next = at + 1 < name.size() ? name[at + 1] : '\0';
+    if (at >= 4 && holds_at(name, at - 4, "attn"sv)) {
+      if (next == 'k') test(at + 1, "k.weight"sv, kNameAttnK);
+      if (next == 'q') test(at + 1, "q.weight"sv, kNameAttnQ);
+      if (next == 'o') test(at + 1, "output.weight"sv, kNameAttnOutput);
+    } else if (at >= 3 && holds_at(name, at - 3, "ffn"sv)) {
+      if (next == 'd') test(at + 1, "down"sv, kNameFfnDown);
+      if (next == 'g') test(at + 1, "gate"sv, kNameFfnGate);
+      if (next == 'u') test(at + 1, "up"sv, kNameFfnUp);
+    }
+  });
+  return tests;
 }
 
 std::vector<const GgmlType*> gguf_tensor_types(const ModelSpec& model, const std::string& requested,

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "arch_config.h"
+#include "gguf_quant_mix.h"
 
 namespace llmcalc {
 
@@ -75,7 +76,10 @@ class TensorList {
   void add(const TensorName& stem, std::string_view suffix, TensorRole role, int layer, int64_t ne0, int64_t ne1,
            int64_t ne2) {
     tensors_.emplace_back(stem, role, part_, layer, ne0, ne1, ne2);
-    tensors_.back().name.append(suffix);
+    TensorSpec& t = tensors_.back();
+    t.name.append(suffix);
+    // Only the text's tensors (MTP layers included) are quantized by llama.cpp's rules.
+    if (part_ == ModelPart::text || part_ == ModelPart::mtp) t.quant_name_tests = quant_name_tests(t.name);
   }
   static constexpr int64_t kTensorsPerLayer = 16;
   static constexpr int64_t kTensorsPerMoeLayer = 20;

@@ -15,7 +15,7 @@ namespace {
 
 std::string described(const llmcalc::TensorSpec& t) {
   return std::string(t.name.view()) + " role " + std::to_string(static_cast<int>(t.role)) + " part " +
-         std::to_string(static_cast<int>(t.part)) + " layer " + std::to_string(t.layer) + " [" +
+         std::to_string(static_cast<int>(t.part)) + " layer " + std::to_string(t.layer) + " tests " + std::to_string(t.quant_name_tests) + " [" +
          std::to_string(t.ne0) + ", " + std::to_string(t.ne1) + ", " + std::to_string(t.ne2) + "]";
 }
 

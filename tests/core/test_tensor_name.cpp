@@ -1,4 +1,5 @@
-// TensorName's word-at-a-time character search finds what a character-by-character scan finds.
+// TensorName's word-at-a-time character search finds what a character-by-character scan finds,
+// and each tensor carries the quantizer's name tests its name passes.
 #include <catch2/catch.hpp>
 
 #include <cstddef>
@@ -10,6 +11,7 @@
 #include "llmcalc/issues.h"
 #include "llmcalc/scenario.h"
 #include "llmcalc/tensor_name.h"
+#include "gguf_quant_mix.h"
 
 namespace {
 
@@ -71,3 +73,39 @@ TEST_CASE("TensorName finds a character where a scan of its characters does", "[
   }
   CHECK(names > 100000);  // 120,430 on 2026-12-03
 }
+
+TEST_CASE("Each catalog tensor carries the quantizer name tests its name passes", "[tensor_name][gguf]") {
+  // llama_tensor_get_type_impl tests name.find(text) != npos for each of these texts.
+  const std::pair<const char*, llmcalc::QuantNameTest> kTests[] = {
+      {"attn_k.weight", llmcalc::kNameAttnK}, {"attn_q.weight", llmcalc::kNameAttnQ},
+      {"attn_output.weight", llmcalc::kNameAttnOutput}, {"ffn_down", llmcalc::kNameFfnDown},
+      {"ffn_gate", llmcalc::kNameFfnGate}, {"ffn_up", llmcalc::kNameFfnUp}};
+  auto found = [&](const std::string& name) {
+    std::uint8_t tests = 0;
+    for (const auto& [text, bit] : kTests) {
+      if (name.find(text) != std::string::npos) tests |= bit;
+    }
+    return tests;
+  };
+  std::size_t passing = 0;
+  for (const llmcalc::CatalogModel& entry : llmcalc::Catalog::instance().models()) {
+    llmcalc::Issues issues;
+    const llmcalc::ModelSpec* spec = llmcalc::catalog_model_spec(entry.id, issues);
+    REQUIRE(spec);
+    for (const llmcalc::TensorSpec& t : spec->tensors) {
+      const std::string name(t.name.view());
+      // Set for the parts llama.cpp's rules quantize, the text and its MTP layers.
+      const bool quantized_part = t.part == llmcalc::ModelPart::text || t.part == llmcalc::ModelPart::mtp;
+      const std::uint8_t expected = quantized_part ? found(name) : 0;
+      if (t.quant_name_tests != expected) FAIL(name << " of " << entry.id << ": " << int(t.quant_name_tests));
+      passing += t.quant_name_tests != 0;
+    }
+  }
+  CHECK(passing > 20000);
+  // Names no catalog tensor has: several occurrences, an occurrence cut short, texts at the end.
+  for (const std::string name : {"blk.0.attn_kv.attn_k.weight", "attn_k.weigh", "xattn_q.weight", "ffn_", "ffn_u",
+                                 "blk.1.ffn_up_ffn_down", "attn_output.weight.ffn_gate", "attn__k.weight", "_attn_k.weight"}) {
+    CHECK(int(llmcalc::quant_name_tests(llmcalc::TensorName(name))) == int(found(name)));
+  }
+}
+

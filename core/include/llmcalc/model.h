@@ -76,6 +76,17 @@ enum class TensorRole {
 /// Which part of the checkpoint a tensor belongs to; only `text` is needed for text generation.
 enum class ModelPart { text, vision, projector, mtp, audio };
 
+/// llama.cpp's quantizer tests a tensor's name (llama_tensor_get_type_impl: name.find(...) !=
+/// npos) for these texts; core/src/gguf_quant_mix.cpp finds them and applies the rules.
+enum QuantNameTest : std::uint8_t {
+  kNameAttnK = 1,        // "attn_k.weight"
+  kNameAttnQ = 2,        // "attn_q.weight"
+  kNameAttnOutput = 4,   // "attn_output.weight"
+  kNameFfnDown = 8,      // "ffn_down"
+  kNameFfnGate = 16,     // "ffn_gate"
+  kNameFfnUp = 32,       // "ffn_up"
+};
+
 struct TensorSpec {
   // A constructor, not an aggregate, so the inventory builds each spec in its list (emplace_back):
   // a spec built aside and copied in was two 48-byte memcpy calls in WebAssembly (the first
@@ -87,6 +98,10 @@ struct TensorSpec {
   TensorRole role;
   ModelPart part;
   int layer;             // decoder layer index, -1 for model-level tensors
+  // The QuantNameTest bits its name passes, set as the inventory names a text or MTP tensor (0
+  // for the parts llama.cpp's rules do not quantize; a layer's copy keeps its original's: the
+  // tests never read the "blk.<n>." prefix).
+  std::uint8_t quant_name_tests = 0;
   int64_t ne0;           // row length (input features): what block quantization runs along
   int64_t ne1;           // rows
   int64_t ne2;           // experts (1 for non-expert tensors)
