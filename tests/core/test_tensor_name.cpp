@@ -3,8 +3,10 @@
 #include <catch2/catch.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "llmcalc/catalog.h"
@@ -27,6 +29,17 @@ std::vector<std::size_t> searched(const llmcalc::TensorName& name, char c) {
   std::vector<std::size_t> at;
   name.for_each_position_of(c, [&](std::size_t k) { at.push_back(k); });
   return at;
+}
+
+// Calls visit(model id, tensor) for every tensor of every catalog model.
+template <typename Visit>
+void for_each_catalog_tensor(Visit visit) {
+  for (const llmcalc::CatalogModel& entry : llmcalc::Catalog::instance().models()) {
+    llmcalc::Issues issues;
+    const llmcalc::ModelSpec* spec = llmcalc::catalog_model_spec(entry.id, issues);
+    REQUIRE(spec);
+    for (const llmcalc::TensorSpec& t : spec->tensors) visit(entry.id, t);
+  }
 }
 
 }  // namespace
@@ -61,16 +74,11 @@ TEST_CASE("TensorName finds a character where a scan of its characters does", "[
   }
   // And on every tensor name of the catalog.
   std::size_t names = 0;
-  for (const llmcalc::CatalogModel& entry : llmcalc::Catalog::instance().models()) {
-    llmcalc::Issues issues;
-    const llmcalc::ModelSpec* spec = llmcalc::catalog_model_spec(entry.id, issues);
-    REQUIRE(spec);
-    for (const llmcalc::TensorSpec& t : spec->tensors) {
-      std::string text(t.name.view());
-      if (searched(t.name, '_') != scanned(text, '_')) FAIL("tensor " << text << " of " << entry.id);
-      ++names;
-    }
-  }
+  for_each_catalog_tensor([&](const std::string& model, const llmcalc::TensorSpec& t) {
+    const std::string text(t.name.view());
+    if (searched(t.name, '_') != scanned(text, '_')) FAIL("tensor " << text << " of " << model);
+    ++names;
+  });
   CHECK(names > 100000);  // 120,430 on 2026-12-03
 }
 
@@ -88,19 +96,14 @@ TEST_CASE("Each catalog tensor carries the quantizer name tests its name passes"
     return tests;
   };
   std::size_t passing = 0;
-  for (const llmcalc::CatalogModel& entry : llmcalc::Catalog::instance().models()) {
-    llmcalc::Issues issues;
-    const llmcalc::ModelSpec* spec = llmcalc::catalog_model_spec(entry.id, issues);
-    REQUIRE(spec);
-    for (const llmcalc::TensorSpec& t : spec->tensors) {
-      const std::string name(t.name.view());
-      // Set for the parts llama.cpp's rules quantize, the text and its MTP layers.
-      const bool quantized_part = t.part == llmcalc::ModelPart::text || t.part == llmcalc::ModelPart::mtp;
-      const std::uint8_t expected = quantized_part ? found(name) : 0;
-      if (t.quant_name_tests != expected) FAIL(name << " of " << entry.id << ": " << int(t.quant_name_tests));
-      passing += t.quant_name_tests != 0;
-    }
-  }
+  for_each_catalog_tensor([&](const std::string& model, const llmcalc::TensorSpec& t) {
+    const std::string name(t.name.view());
+    // Set for the parts llama.cpp's rules quantize, the text and its MTP layers.
+    const bool quantized_part = t.part == llmcalc::ModelPart::text || t.part == llmcalc::ModelPart::mtp;
+    const std::uint8_t expected = quantized_part ? found(name) : 0;
+    if (t.quant_name_tests != expected) FAIL(name << " of " << model << ": " << int(t.quant_name_tests));
+    passing += t.quant_name_tests != 0;
+  });
   CHECK(passing > 20000);
   // Names no catalog tensor has: several occurrences, an occurrence cut short, texts at the end.
   for (const std::string name : {"blk.0.attn_kv.attn_k.weight", "attn_k.weigh", "xattn_q.weight", "ffn_", "ffn_u",
