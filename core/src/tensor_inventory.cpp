@@ -38,7 +38,8 @@ class InventoryBuilder : private TensorList {
   void add_decoder_layer(int i) {
     const std::size_t first = size();
     const bool generic = !(arch_.family && arch_.family->add_layer_tensors);
-    if (repeat_alike_layers_ && generic && i > 0 && alike(static_cast<std::size_t>(i - 1), static_cast<std::size_t>(i))) {
+    const auto index = static_cast<std::size_t>(i);
+    if (repeat_alike_layers_ && generic && i > 0 && alike(index - 1, index)) {
       repeat_layer(previous_layer_first_, first, i - 1, i);
     } else {
       add_layer(i, ModelPart::text);

@@ -106,7 +106,8 @@ void TensorList::repeat_layer(std::size_t first, std::size_t end, int from, int 
   *digits_end = '.';
   const std::string_view prefix(to_prefix, static_cast<std::size_t>(digits_end + 1 - to_prefix));
   char from_digits[12];
-  const std::size_t from_length = static_cast<std::size_t>(std::to_chars(from_digits, from_digits + sizeof from_digits, from).ptr - from_digits) + 5;
+  const char* from_digits_end = std::to_chars(from_digits, from_digits + sizeof from_digits, from).ptr;
+  const std::size_t from_length = static_cast<std::size_t>(from_digits_end - from_digits) + 5;  // "blk." and "."
   for (std::size_t k = first; k < end; ++k) {
     tensors_.emplace_back(tensors_[k]);  // copies before any move of the list (as push_back does)
     TensorSpec& copy = tensors_.back();

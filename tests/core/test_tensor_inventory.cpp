@@ -15,7 +15,8 @@ namespace {
 
 std::string described(const llmcalc::TensorSpec& t) {
   return std::string(t.name.view()) + " role " + std::to_string(static_cast<int>(t.role)) + " part " +
-         std::to_string(static_cast<int>(t.part)) + " layer " + std::to_string(t.layer) + " tests " + std::to_string(t.quant_name_tests) + " [" +
+         std::to_string(static_cast<int>(t.part)) + " layer " + std::to_string(t.layer) + " tests " +
+         std::to_string(t.quant_name_tests) + " [" +
          std::to_string(t.ne0) + ", " + std::to_string(t.ne1) + ", " + std::to_string(t.ne2) + "]";
 }
 
@@ -23,7 +24,8 @@ std::string described(const llmcalc::TensorSpec& t) {
 void check_repeated_as_built(const nlohmann::json& config) {
   llmcalc::Issues issues;
   std::optional<nlohmann::json> from_params = llmcalc::config_from_mistral_params(config);
-  std::optional<llmcalc::ArchConfig> arch = llmcalc::read_arch_config(from_params ? *from_params : config, "/model", issues);
+  std::optional<llmcalc::ArchConfig> arch =
+      llmcalc::read_arch_config(from_params ? *from_params : config, "/model", issues);
   REQUIRE(arch);
   const std::vector<llmcalc::TensorSpec> repeated = llmcalc::tensor_inventory(*arch, true);
   const std::vector<llmcalc::TensorSpec> built = llmcalc::tensor_inventory(*arch, false);

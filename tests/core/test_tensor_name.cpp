@@ -106,8 +106,9 @@ TEST_CASE("Each catalog tensor carries the quantizer name tests its name passes"
   });
   CHECK(passing > 20000);
   // Names no catalog tensor has: several occurrences, an occurrence cut short, texts at the end.
-  for (const std::string name : {"blk.0.attn_kv.attn_k.weight", "attn_k.weigh", "xattn_q.weight", "ffn_", "ffn_u",
-                                 "blk.1.ffn_up_ffn_down", "attn_output.weight.ffn_gate", "attn__k.weight", "_attn_k.weight"}) {
+  for (const std::string name : {"blk.0.attn_kv.attn_k.weight", "attn_k.weigh", "xattn_q.weight", "ffn_",
+                                 "ffn_u", "blk.1.ffn_up_ffn_down", "attn_output.weight.ffn_gate", "attn__k.weight",
+                                 "_attn_k.weight"}) {
     CHECK(int(llmcalc::quant_name_tests(llmcalc::TensorName(name))) == int(found(name)));
   }
 }
