@@ -91,7 +91,7 @@ let single = pageSource;
 const connectSrc = /connect-src ([^;"]*)/.exec(single);
 if (!connectSrc) throw new Error('index.html has no connect-src');
 const csp = `default-src 'none'; script-src ${hash(prerendered.guard)} ${hash(inlineCore)} ${hash(inlineBundle)} ${hash(inlineSpanish)} ` +
-  `'wasm-unsafe-eval'; ` +
+  `'wasm-unsafe-eval'; worker-src blob:; ` +
   `style-src ${styleHashes}; img-src data:; connect-src ${connectSrc[1]}; ` +
   `base-uri 'none'; form-action 'none'`;
 single = replaceOnce(single, CSP, `<meta http-equiv="Content-Security-Policy" content="${csp}">`);
@@ -103,7 +103,10 @@ const gzipped = (path) => execFileSync('zopfli', ['--i15', '-c', path], { maxBuf
 // decompresses them and hands them to the factory): a third of the size of the bare base64.
 const wasmBlock = `<script type="application/gzip" id="llmcalc-wasm">` +
   `${gzipped(wasmPath).toString('base64')}</script>`;
-single = replaceOnce(single, /<script defer src="llmcalc_core.js"><\/script>/, `${wasmBlock}<script>${inlineCore}</script>`);
+// The glue's script carries an id: the explore worker's source starts with its text
+// (web/src/12-explore-worker.mjs).
+single = replaceOnce(single, /<script defer src="llmcalc_core.js"><\/script>/,
+  `${wasmBlock}<script id="llmcalc-core">${inlineCore}</script>`);
 // Spanish first: its tables are in place before the element picks its language.
 single = replaceOnce(single, /<script defer src="llm-calc.js"><\/script>/,
   `<script>${inlineSpanish}</script><script>${inlineBundle}</script>`);

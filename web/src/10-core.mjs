@@ -89,6 +89,11 @@ function loadCore() {
         explore: json('explore'),
         rank: json('rank'),
         plan: json('plan'),
+        // A client of the page's explore worker (web/src/12-explore-worker.mjs), or null.
+        exploreWorker: function () {
+          const worker = LlmCalc.exploreWorker(options);
+          return worker && worker.client();
+        },
         readGguf: function (bytes, fileSize) {
           return JSON.parse(call('read_gguf_header', [bytes, fileSize]));
         },

@@ -137,16 +137,21 @@ class LlmCalcElement extends HTMLElement {
     });
   }
 
-  // The matrix, chart and device table cost more than the main figures: they follow in later
-  // tasks, once per burst of changes (60 ms debounce), so slider moves stay immediate; one panel
-  // per task, so a keystroke waits behind one panel at most, and a newer change drops the rest.
-  // The first ones run as soon as the figures are painted.
-  // When the live page takes over from the pre-rendered one, the first explore runs whole in the
-  // same task, so no frame shows the matrix and charts empty.
-  // The host carries data-explored once every panel shows the current state.
+  // The matrix, chart and device table cost more than the main figures: they follow, once per
+  // burst of changes (60 ms debounce), so slider moves stay immediate. Once the page's explore
+  // worker is ready (web/src/12-explore-worker.mjs) they are computed there, off the page's
+  // thread, and drawn as they arrive, one panel per task. Until then, and where no worker runs,
+  // the page computes them itself, one panel per task, so a keystroke waits behind one panel at
+  // most; either way a newer change drops the rest.
+  // The first ones run as soon as the figures are painted, on the page's thread: when the live
+  // page takes over from the pre-rendered one, that explore runs whole in the same task, so no
+  // frame shows the matrix and charts empty. The worker starts after it.
+  // The host carries data-explored once every panel shows the current state: "page" or "worker",
+  // where they were computed.
   scheduleExplore() {
     if (this.exploreTimer) clearTimeout(this.exploreTimer);
     this.exploreTimer = 0;
+    if (this.worker) this.worker.cancel();
     this.removeAttribute('data-explored');
     if (this.takeover) {
       this.takeover = false;
@@ -155,12 +160,15 @@ class LlmCalcElement extends HTMLElement {
     }
     this.exploreTimer = setTimeout(() => {
       this.exploreTimer = 0;
-      this.explore([['matrix'], ['sweep'], ['advice'], ['devices']]);
+      const groups = [['matrix'], ['sweep'], ['advice'], ['devices']];
+      if (this.worker && this.worker.usable()) this.exploreInWorker(groups);
+      else this.explore(groups);
     }, this.explored ? 60 : 0);
   }
 
   // Runs the core's explore for each group of sections (null: all of them) and draws each answer.
   explore(groups) {
+    if (!this.explored) setTimeout(() => { this.worker = this.core.exploreWorker(); }, 0);
     this.explored = true;
     const request = this.request();
     const step = (i) => {
@@ -169,9 +177,19 @@ class LlmCalcElement extends HTMLElement {
       const answer = this.core.explore(part);
       if (answer.ok) this.drawExplore(answer.result);
       if (i + 1 < groups.length) this.exploreTimer = setTimeout(() => step(i + 1), 0);
-      else this.setAttribute('data-explored', '');
+      else this.setAttribute('data-explored', 'page');
     };
     step(0);
+  }
+
+  // The same in the worker; should it fail, the page computes the panels itself.
+  exploreInWorker(groups) {
+    const request = this.request();
+    const parts = groups.map((sections) => Object.assign({}, request, { sections: sections }));
+    this.worker.explore(parts, (index, answer) => {
+      if (answer.ok) this.drawExplore(answer.result);
+      if (index + 1 === parts.length) this.setAttribute('data-explored', 'worker');
+    }, () => this.explore(groups));
   }
 
   drawExplore(result) {

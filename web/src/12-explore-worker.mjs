@@ -1,0 +1,143 @@
+// A second instance of the module in a dedicated worker, for the explore panels (matrix, charts,
+// advice, device table): their answers are computed off the page's thread, so a keystroke never
+// waits behind them; the page only draws them. One worker per page, started after the first
+// explore (which the page runs itself, so the live page takes over with every panel drawn).
+// Where a worker cannot run (a host page's Content-Security-Policy without `worker-src blob:`, no
+// Worker, a module that does not load or traps) the page computes the panels itself as before.
+import { LlmCalc } from './00-namespace.mjs';
+
+// The worker's program, serialized into its source after the module's glue; it must not refer
+// to anything outside itself. Messages in: {options, wasmUrl} once (the factory's options; over
+// http where the module's .wasm is), then jobs
+// {client, id, parts}: the explore requests of one state, one section group per part. Out:
+// {ready}, {client, id, index, answer} per part (the envelope's JSON text), {failed}. A job is
+// dropped between parts once a newer one of the same client arrived.
+function workerProgram() {
+  let core = null;
+  let broken = false;
+  let waiting = [];
+  const latest = {};
+  const run = function (job) {
+    let index = 0;
+    const step = function () {
+      if (broken || latest[job.client] !== job.id) return;
+      let answer;
+      try {
+        answer = core.explore(JSON.stringify(job.parts[index]));
+      } catch (error) {
+        broken = true;
+        self.postMessage({ failed: String(error && error.message) });
+        return;
+      }
+      self.postMessage({ client: job.client, id: job.id, index: index, answer: answer });
+      if (++index < job.parts.length) setTimeout(step, 0);
+    };
+    step();
+  };
+  self.onmessage = function (event) {
+    const message = event.data;
+    if (message.options) {
+      const options = message.options;
+      if (message.wasmUrl) options.locateFile = function () { return message.wasmUrl; };
+      createLlmCalcCore(options).then(function (module) {
+        core = module;
+        self.postMessage({ ready: true });
+        waiting.forEach(run);
+        waiting = [];
+      }, function (error) {
+        broken = true;
+        self.postMessage({ failed: String(error && error.message) });
+      });
+      return;
+    }
+    latest[message.client] = message.id;
+    if (core) run(message);
+    else waiting = waiting.filter(function (job) { return job.client !== message.client; }).concat([message]);
+  };
+}
+
+// Where the worker finds the module's glue: the inline script llm-calculator.html carries (its
+// text goes into the worker's source), or the script a page loads by URL (imported by the worker).
+function glueSource() {
+  const inline = document.getElementById('llmcalc-core');
+  if (inline) return { text: inline.textContent };
+  const script = document.querySelector('script[src$="llmcalc_core.js"]');
+  return script ? { url: script.src } : null;
+}
+
+class ExploreWorker {
+  constructor(worker) {
+    this.worker = worker;
+    this.ready = false;
+    this.failed = false;
+    this.jobs = {};  // per client: its latest job {id, onAnswer, onFailure}
+    this.clients = 0;
+    this.id = 0;
+    worker.onmessage = (event) => this.receive(event.data);
+    worker.onerror = (event) => {
+      event.preventDefault();
+      this.fail();
+    };
+  }
+
+  // A client (one <llm-calc> element) calls explore(parts, onAnswer(index, envelope), onFailure())
+  // for each new state; answers of its earlier states are dropped.
+  client() {
+    const client = ++this.clients;
+    return {
+      usable: () => this.ready && !this.failed,
+      explore: (parts, onAnswer, onFailure) => {
+        const id = ++this.id;
+        this.jobs[client] = { id: id, onAnswer: onAnswer, onFailure: onFailure };
+        this.worker.postMessage({ client: client, id: id, parts: parts });
+      },
+      cancel: () => { delete this.jobs[client]; },
+    };
+  }
+
+  receive(message) {
+    if (message.ready) this.ready = true;
+    if (message.failed !== undefined) this.fail();
+    const job = this.jobs[message.client];
+    if (!job || job.id !== message.id) return;
+    job.onAnswer(message.index, JSON.parse(message.answer));
+  }
+
+  // The pending jobs go back to their clients, which compute them on the page's thread.
+  fail() {
+    if (this.failed) return;
+    this.failed = true;
+    this.worker.terminate();
+    const jobs = this.jobs;
+    this.jobs = {};
+    Object.keys(jobs).forEach((client) => jobs[client].onFailure());
+  }
+}
+
+let shared = null;
+
+// The page's worker (started on the first call), or null where none can run. `options` are the
+// factory's options the page's own instance was made with (llm-calculator.html: the wasm bytes).
+function exploreWorker(options) {
+  if (shared !== null) return shared || null;
+  shared = false;
+  const glue = glueSource();
+  if (!glue || typeof Worker !== 'function' || typeof Blob !== 'function') return null;
+  const source = (glue.url ? 'importScripts(' + JSON.stringify(glue.url) + ');\n' : glue.text + '\n') +
+    '(' + workerProgram.toString() + ')();\n';
+  let worker;
+  try {
+    worker = new Worker(URL.createObjectURL(new Blob([source], { type: 'text/javascript' })));
+  } catch (error) {
+    return null;  // refused by the page's policy
+  }
+  shared = new ExploreWorker(worker);
+  // Over http the worker fetches the module beside its script (a cache hit) and compiles it.
+  worker.postMessage({
+    options: Object.assign({}, options),
+    wasmUrl: glue.url ? new URL('llmcalc_core.wasm', glue.url).href : '',
+  });
+  return shared;
+}
+
+LlmCalc.exploreWorker = exploreWorker;
