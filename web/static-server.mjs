@@ -1,9 +1,12 @@
 // A static file server for dist/, used by `make run` (web/serve.mjs) and the browser tests.
 // Loopback only; paths outside the folder are refused. A file's .br or .gz sibling (written by
 // web/build.mjs) is sent instead when the browser accepts that encoding; llmcalc_core.wasm goes
-// out as application/wasm, which streaming compilation requires.
+// out as application/wasm, which streaming compilation requires. Every answer carries an ETag
+// and `cache-control: no-cache`: a second load of the same file (the page's worker reads the
+// module's script and .wasm again, web/src/12-core-worker.mjs) is answered 304 with no body, and
+// a rebuilt dist/ is never served stale.
 import { createServer } from 'node:http';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve } from 'node:path';
 
 const TYPES = {
@@ -34,9 +37,16 @@ export function createStaticServer(directory) {
     }
     try {
       const accepted = String(request.headers['accept-encoding'] || '').split(',').map((e) => e.trim().split(';')[0]);
+      const { size, mtimeMs } = await stat(file);
       const { body, encoding } = await readEncoded(file, accepted);
-      const headers = { 'content-type': TYPES[extname(file)] || 'application/octet-stream', vary: 'accept-encoding' };
+      const tag = `"${size.toString(36)}-${Math.round(mtimeMs).toString(36)}-${encoding || 'identity'}"`;
+      const headers = { 'content-type': TYPES[extname(file)] || 'application/octet-stream', vary: 'accept-encoding',
+                        etag: tag, 'cache-control': 'no-cache' };
       if (encoding) headers['content-encoding'] = encoding;
+      if (request.headers['if-none-match'] === tag) {
+        response.writeHead(304, headers).end();
+        return;
+      }
       response.writeHead(200, headers);
       response.end(body);
     } catch {

@@ -1,6 +1,6 @@
-// Browser tier: the explore panels (matrix, charts, advice, device table) computed in the page's
-// worker (web/src/12-explore-worker.mjs) over http and from file://, and by the page itself where
-// no worker runs or the worker fails.
+// Browser tier: the explore panels (matrix, charts, advice, device table) and the ranking computed
+// in the page's worker (web/src/12-core-worker.mjs) over http and from file://, and by the page
+// itself where no worker runs or the worker fails.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
@@ -94,9 +94,9 @@ test('without a worker, or when it fails, the page computes the panels itself', 
   // the page, and later ones stay there.
   ({ context, page, errors } = await openCalculator(suite.browser, `${suite.base}/index.html${STATE}`));
   await panels(page);
-  await page.waitForFunction(() => window.LlmCalc.exploreWorker().ready);
+  await page.waitForFunction(() => document.querySelector('llm-calc').worker?.usable());
   await page.evaluate(() => {
-    const worker = window.LlmCalc.exploreWorker().worker;
+    const worker = window.LlmCalc.coreWorker().worker;  // the page's, started by the element
     const post = worker.postMessage.bind(worker);
     worker.postMessage = (message) => {
       post(message);
@@ -108,6 +108,58 @@ test('without a worker, or when it fails, the page computes the panels itself', 
     assert.equal(after.where, expected);
     assert.deepEqual(after.html.slice(0, 5), own.html.slice(0, 5));
   }
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+// The ranking's table, as text, once it is drawn.
+async function ranking(page) {
+  await page.locator('llm-calc #rank-button').click();
+  await page.locator('llm-calc #rank-table tbody tr').first().waitFor();
+  return page.locator('llm-calc #rank-table').textContent();
+}
+
+test('the ranking from the worker is the one the page computes itself', async () => {
+  const url = `${suite.base}/index.html#v=1&hw=rtx-3090&ctx=32768`;
+  const own = await openPage(suite.browser);
+  await own.page.addInitScript(() => { delete window.Worker; });
+  await own.page.goto(url);
+  await waitForCalculator(own.page);
+  const expected = await ranking(own.page);
+  assert.ok(expected.includes('Llama 3.1 8B'), expected.slice(0, 200));
+  assert.deepEqual(own.errors, []);
+  await own.context.close();
+
+  const { context, page, errors } = await openCalculator(suite.browser, url);
+  await page.waitForFunction(() => document.querySelector('llm-calc').worker?.usable());
+  await page.evaluate(() => {
+    const client = document.querySelector('llm-calc').worker;
+    const call = client.call;
+    window.workerCalls = [];
+    client.call = (method, ...rest) => {
+      window.workerCalls.push(method);
+      return call(method, ...rest);
+    };
+  });
+  assert.equal(await ranking(page), expected);
+  assert.deepEqual(await page.evaluate(() => window.workerCalls), ['rank']);
+  // An answer that arrives after the settings changed is dropped: the ranking is withdrawn instead.
+  // (The worker's answer is held back until the context has moved.)
+  await page.evaluate(() => {
+    const client = document.querySelector('llm-calc').worker;
+    const call = client.call;
+    client.call = (method, parts, onAnswer, onFailure) => call(method, parts, method !== 'rank' ? onAnswer
+      : (...answer) => { window.releaseAnswer = () => onAnswer(...answer); }, onFailure);
+  });
+  await page.locator('llm-calc #rank-button').click();
+  assert.match(await page.locator('llm-calc #rank-button + *').textContent(), /^Ranking every model/);
+  await page.waitForFunction(() => window.releaseAnswer);
+  await page.locator('llm-calc #f-ctx').focus();
+  await page.keyboard.press('ArrowRight');
+  await page.locator('llm-calc [data-testid="rank-stale"]').waitFor();
+  await page.evaluate(() => window.releaseAnswer());
+  assert.equal(await page.locator('llm-calc #rank-table').count(), 0);
+  assert.equal(await page.locator('llm-calc [data-testid="rank-stale"]').count(), 1);
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -89,9 +89,9 @@ function loadCore() {
         explore: json('explore'),
         rank: json('rank'),
         plan: json('plan'),
-        // A client of the page's explore worker (web/src/12-explore-worker.mjs), or null.
-        exploreWorker: function () {
-          const worker = LlmCalc.exploreWorker(options);
+        // A client of the page's worker (web/src/12-core-worker.mjs), or null.
+        worker: function () {
+          const worker = LlmCalc.coreWorker(options);
           return worker && worker.client();
         },
         readGguf: function (bytes, fileSize) {

@@ -63,6 +63,7 @@ const STRINGS = {
   uma_pct: 'Mac / unified memory: % of RAM usable (default: macOS wired limit)',
   invalid_whole_number: 'Enter a whole number from {min} to {max}.', ctx_exact: 'Exact context (tokens)',
   rank_stale: 'The settings changed since the ranking: press the button to rank again.',
+  rank_running: 'Ranking every model…',
   advice_title: 'What would run', advice_format: 'Use {format} ({verdict})', advice_context: 'Lower the context to {ctx} tokens',
   advice_devices: 'Use {count} of this device', advice_device: 'Use the cheapest device that fits comfortably: {device} ({price})',
   advice_none: 'Nothing tried here runs it: no format of this engine, no context, no count of this device.',

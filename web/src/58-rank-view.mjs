@@ -9,17 +9,42 @@ function rankKey(state) {
   return [state.hw, state.n, state.engine, state.ctx, state.prompt, state.batch, state.kv].join('|');
 }
 
-// Renders into `container`; `state` is the calculator state (device, count, engine, context).
-function renderRankView(container, core, state, t, f, minBits) {
-  LlmCalc.dom.clear(container);
-  container.dataset.rankedFor = rankKey(state);
+// What the core's rank() is asked for the calculator state: every catalog model, so no model,
+// format or placement of its own.
+function rankRequest(state, minBits) {
   const request = LlmCalc.state.toRequest(state);
   delete request.model;
   delete request.weights;
   delete request.gpu_layers;
   delete request.cpu_moe_layers;
   request.min_bits = minBits || 4;
-  const answer = core.rank(request);
+  return request;
+}
+
+// Renders into `container` what `rank(request, done)` answers: at once where the page ranks
+// itself, a moment later from the page's worker (saying so meanwhile). An answer that comes after
+// the settings changed, or after a newer ranking was asked for, is dropped. `liveState` is the
+// calculator's state (device, count, engine, context), read as it is when the ranking is asked for.
+function renderRankView(container, rank, liveState, t, f, minBits) {
+  LlmCalc.dom.clear(container);
+  const state = Object.assign({}, liveState);
+  const key = rankKey(state);
+  container.dataset.rankedFor = key;
+  const asked = String(Number(container.dataset.rankAsked || 0) + 1);
+  container.dataset.rankAsked = asked;
+  const request = rankRequest(state, minBits);
+  const running = el('p', { class: 'hint', text: t('rank_running') });
+  container.appendChild(running);
+  rank(request, (answer) => {
+    if (container.dataset.rankAsked !== asked || container.dataset.rankedFor !== key) return;
+    container.removeChild(running);
+    drawRanking(container, answer, state, t, f, request.min_bits,
+                (bits) => renderRankView(container, rank, liveState, t, f, bits));
+  });
+}
+
+// The table of an answer; `rerank(bits)` asks again with another lowest bits per weight.
+function drawRanking(container, answer, state, t, f, minBits, rerank) {
   if (!answer.ok) {
     container.appendChild(el('p', { class: 'error', text: answer.issues.map((i) => i.message).join(' ') }));
     return;
@@ -58,8 +83,8 @@ function renderRankView(container, core, state, t, f, minBits) {
   });
   const quality = el('select', { id: 'rank-min-bits', 'aria-label': t('min_bits') },
     ...[8, 6, 5, 4, 3, 2].map((bits) => el('option', { value: bits, text: t('min_bits') + ': ' + bits })));
-  quality.value = String(request.min_bits);
-  quality.addEventListener('change', () => renderRankView(container, core, state, t, f, Number(quality.value)));
+  quality.value = String(minBits);
+  quality.addEventListener('change', () => rerank(Number(quality.value)));
   container.appendChild(el('div', { class: 'row' }, quality, filter));
   container.appendChild(table.element);
 }
@@ -73,5 +98,6 @@ function clearStaleRank(container, state, t) {
   container.appendChild(el('p', { class: 'hint', 'data-testid': 'rank-stale', text: t('rank_stale') }));
 }
 
+LlmCalc.rankRequest = rankRequest;
 LlmCalc.renderRankView = renderRankView;
 LlmCalc.clearStaleRank = clearStaleRank;

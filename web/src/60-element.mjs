@@ -151,7 +151,7 @@ class LlmCalcElement extends HTMLElement {
   scheduleExplore() {
     if (this.exploreTimer) clearTimeout(this.exploreTimer);
     this.exploreTimer = 0;
-    if (this.worker) this.worker.cancel();
+    if (this.worker) this.worker.cancel('explore');
     this.removeAttribute('data-explored');
     if (this.takeover) {
       this.takeover = false;
@@ -168,7 +168,7 @@ class LlmCalcElement extends HTMLElement {
 
   // Runs the core's explore for each group of sections (null: all of them) and draws each answer.
   explore(groups) {
-    if (!this.explored) setTimeout(() => { this.worker = this.core.exploreWorker(); }, 0);
+    if (!this.explored) setTimeout(() => this.startWorker(), 0);
     this.explored = true;
     const request = this.request();
     const step = (i) => {
@@ -182,11 +182,27 @@ class LlmCalcElement extends HTMLElement {
     step(0);
   }
 
+  // The page's worker; its first job ranks the catalog for the current settings, so the caches a
+  // ranking builds are warm before the reader asks for one.
+  startWorker() {
+    this.worker = this.core.worker();
+    if (this.worker) this.worker.call('rank', [LlmCalc.rankRequest(this.state)], () => {}, () => {});
+  }
+
+  // Ranks every model for the state, in the worker where one runs, and hands the envelope to `done`.
+  rank(request, done) {
+    if (this.worker && this.worker.usable()) {
+      this.worker.call('rank', [request], (index, answer) => done(answer), () => done(this.core.rank(request)));
+    } else {
+      done(this.core.rank(request));
+    }
+  }
+
   // The same in the worker; should it fail, the page computes the panels itself.
   exploreInWorker(groups) {
     const request = this.request();
     const parts = groups.map((sections) => Object.assign({}, request, { sections: sections }));
-    this.worker.explore(parts, (index, answer) => {
+    this.worker.call('explore', parts, (index, answer) => {
       if (answer.ok) this.drawExplore(answer.result);
       if (index + 1 === parts.length) this.setAttribute('data-explored', 'worker');
     }, () => this.explore(groups));
@@ -510,7 +526,7 @@ class LlmCalcElement extends HTMLElement {
       planButton, ui.plan);
     const rankButton = el('button', { type: 'button', id: 'rank-button', text: t('rank_button') });
     rankButton.addEventListener('click', () => {
-      LlmCalc.renderRankView(ui.rank, this.core, this.state, t, LlmCalc.i18n.formatter(this.lang));
+      LlmCalc.renderRankView(ui.rank, this.rank.bind(this), this.state, t, LlmCalc.i18n.formatter(this.lang));
     });
 
     // Only the verdict is announced as it changes (issue #21 item 12): a live region over all

@@ -64,6 +64,7 @@ const STRINGS = {
   uma_pct: 'Mac / memoria unificada: % de RAM utilizable (por defecto: límite de macOS)',
   invalid_whole_number: 'Escribe un número entero de {min} a {max}.', ctx_exact: 'Contexto exacto (tokens)',
   rank_stale: 'Los ajustes cambiaron desde la clasificación: pulsa el botón para clasificar de nuevo.',
+  rank_running: 'Clasificando todos los modelos…',
   advice_title: 'Qué sí funcionaría', advice_format: 'Usar {format} ({verdict})', advice_context: 'Bajar el contexto a {ctx} tokens',
   advice_devices: 'Usar {count} de este dispositivo', advice_device: 'Usar el dispositivo más barato en el que cabe con holgura: {device} ({price})',
   advice_none: 'Nada de lo probado aquí lo hace funcionar: ningún formato de este motor, ningún contexto, ningún número de este dispositivo.',

@@ -3,7 +3,7 @@
 // last registers the <llm-calc> element.
 import './05-styles.mjs';
 import './10-core.mjs';
-import './12-explore-worker.mjs';
+import './12-core-worker.mjs';
 import './20-state.mjs';
 import './30-i18n.mjs';
 import './40-dom.mjs';

@@ -1,17 +1,20 @@
-// A second instance of the module in a dedicated worker, for the explore panels (matrix, charts,
-// advice, device table): their answers are computed off the page's thread, so a keystroke never
-// waits behind them; the page only draws them. One worker per page, started after the first
-// explore (which the page runs itself, so the live page takes over with every panel drawn).
-// Where a worker cannot run (a host page's Content-Security-Policy without `worker-src blob:`, no
-// Worker, a module that does not load or traps) the page computes the panels itself as before.
+// A second instance of the module in a dedicated worker, for the calls whose answers may come a
+// moment later: the explore panels (matrix, charts, advice, device table) and the ranking of every
+// model. They are computed off the page's thread, so a keystroke never waits behind them; the page
+// only draws them. One worker per page, started after the first explore (which the page runs
+// itself, so the live page takes over with every panel drawn); it ranks the catalog once as soon
+// as it is ready, so the caches a ranking builds (every model, the formats it walks) are warm
+// before the reader asks for one. Where a worker cannot run (a host page's
+// Content-Security-Policy without `worker-src blob:`, no Worker, a module that does not load or
+// traps) the page makes these calls itself as before.
 import { LlmCalc } from './00-namespace.mjs';
 
 // The worker's program, serialized into its source after the module's glue; it must not refer
 // to anything outside itself. Messages in: {options, wasmUrl} once (the factory's options; over
-// http where the module's .wasm is), then jobs
-// {client, id, parts}: the explore requests of one state, one section group per part. Out:
-// {ready}, {client, id, index, answer} per part (the envelope's JSON text), {failed}. A job is
-// dropped between parts once a newer one of the same client arrived.
+// http where the module's .wasm is), then jobs {lane, id, method, parts}: a call of one of the
+// module's JSON methods per part (explore: one section group of a state per part). Out: {ready},
+// {lane, id, index, answer} per part (the envelope's JSON text), {failed}. A job is dropped
+// between parts once a newer one in its lane (a client's method) arrived.
 function workerProgram() {
   let core = null;
   let broken = false;
@@ -20,16 +23,16 @@ function workerProgram() {
   const run = function (job) {
     let index = 0;
     const step = function () {
-      if (broken || latest[job.client] !== job.id) return;
+      if (broken || latest[job.lane] !== job.id) return;
       let answer;
       try {
-        answer = core.explore(JSON.stringify(job.parts[index]));
+        answer = core[job.method](JSON.stringify(job.parts[index]));
       } catch (error) {
         broken = true;
         self.postMessage({ failed: String(error && error.message) });
         return;
       }
-      self.postMessage({ client: job.client, id: job.id, index: index, answer: answer });
+      self.postMessage({ lane: job.lane, id: job.id, index: index, answer: answer });
       if (++index < job.parts.length) setTimeout(step, 0);
     };
     step();
@@ -50,9 +53,9 @@ function workerProgram() {
       });
       return;
     }
-    latest[message.client] = message.id;
+    latest[message.lane] = message.id;
     if (core) run(message);
-    else waiting = waiting.filter(function (job) { return job.client !== message.client; }).concat([message]);
+    else waiting = waiting.filter(function (job) { return job.lane !== message.lane; }).concat([message]);
   };
 }
 
@@ -65,12 +68,12 @@ function glueSource() {
   return script ? { url: script.src } : null;
 }
 
-class ExploreWorker {
+class CoreWorker {
   constructor(worker) {
     this.worker = worker;
     this.ready = false;
     this.failed = false;
-    this.jobs = {};  // per client: its latest job {id, onAnswer, onFailure}
+    this.jobs = {};  // per lane (a client's method): its latest job {id, onAnswer, onFailure}
     this.clients = 0;
     this.id = 0;
     worker.onmessage = (event) => this.receive(event.data);
@@ -80,25 +83,26 @@ class ExploreWorker {
     };
   }
 
-  // A client (one <llm-calc> element) calls explore(parts, onAnswer(index, envelope), onFailure())
-  // for each new state; answers of its earlier states are dropped.
+  // A client (one <llm-calc> element) calls call(method, parts, onAnswer(index, envelope),
+  // onFailure()) for each new state; answers of its earlier calls of that method are dropped.
   client() {
     const client = ++this.clients;
     return {
       usable: () => this.ready && !this.failed,
-      explore: (parts, onAnswer, onFailure) => {
+      call: (method, parts, onAnswer, onFailure) => {
+        const lane = client + ' ' + method;
         const id = ++this.id;
-        this.jobs[client] = { id: id, onAnswer: onAnswer, onFailure: onFailure };
-        this.worker.postMessage({ client: client, id: id, parts: parts });
+        this.jobs[lane] = { id: id, onAnswer: onAnswer, onFailure: onFailure };
+        this.worker.postMessage({ lane: lane, id: id, method: method, parts: parts });
       },
-      cancel: () => { delete this.jobs[client]; },
+      cancel: (method) => { delete this.jobs[client + ' ' + method]; },
     };
   }
 
   receive(message) {
     if (message.ready) this.ready = true;
     if (message.failed !== undefined) this.fail();
-    const job = this.jobs[message.client];
+    const job = this.jobs[message.lane];
     if (!job || job.id !== message.id) return;
     job.onAnswer(message.index, JSON.parse(message.answer));
   }
@@ -110,7 +114,7 @@ class ExploreWorker {
     this.worker.terminate();
     const jobs = this.jobs;
     this.jobs = {};
-    Object.keys(jobs).forEach((client) => jobs[client].onFailure());
+    Object.keys(jobs).forEach((lane) => jobs[lane].onFailure());
   }
 }
 
@@ -118,7 +122,7 @@ let shared = null;
 
 // The page's worker (started on the first call), or null where none can run. `options` are the
 // factory's options the page's own instance was made with (llm-calculator.html: the wasm bytes).
-function exploreWorker(options) {
+function coreWorker(options) {
   if (shared !== null) return shared || null;
   shared = false;
   const glue = glueSource();
@@ -131,7 +135,7 @@ function exploreWorker(options) {
   } catch (error) {
     return null;  // refused by the page's policy
   }
-  shared = new ExploreWorker(worker);
+  shared = new CoreWorker(worker);
   // Over http the worker fetches the module beside its script (a cache hit) and compiles it.
   worker.postMessage({
     options: Object.assign({}, options),
@@ -140,4 +144,4 @@ function exploreWorker(options) {
   return shared;
 }
 
-LlmCalc.exploreWorker = exploreWorker;
+LlmCalc.coreWorker = coreWorker;
