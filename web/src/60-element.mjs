@@ -138,11 +138,11 @@ class LlmCalcElement extends HTMLElement {
   }
 
   // The matrix, chart and device table cost more than the main figures: they follow, once per
-  // burst of changes (60 ms debounce), so slider moves stay immediate. Once the page's explore
-  // worker is ready (web/src/12-explore-worker.mjs) they are computed there, off the page's
-  // thread, and drawn as they arrive, one panel per task. Until then, and where no worker runs,
-  // the page computes them itself, one panel per task, so a keystroke waits behind one panel at
-  // most; either way a newer change drops the rest.
+  // burst of changes (60 ms debounce), so slider moves stay immediate. Once the page's worker is
+  // ready (web/src/12-core-worker.mjs) they are computed there, off the page's thread, and drawn
+  // as they arrive, one panel per task. Until then, and where no worker runs, the page computes
+  // them itself, one panel per task, so a keystroke waits behind one panel at most; either way a
+  // newer change drops the rest.
   // The first ones run as soon as the figures are painted, on the page's thread: when the live
   // page takes over from the pre-rendered one, that explore runs whole in the same task, so no
   // frame shows the matrix and charts empty. The worker starts after it.
@@ -182,6 +182,16 @@ class LlmCalcElement extends HTMLElement {
     step(0);
   }
 
+  // The same in the worker; should it fail, the page computes the panels itself.
+  exploreInWorker(groups) {
+    const request = this.request();
+    const parts = groups.map((sections) => Object.assign({}, request, { sections: sections }));
+    this.worker.call('explore', parts, (index, answer) => {
+      if (answer.ok) this.drawExplore(answer.result);
+      if (index + 1 === parts.length) this.setAttribute('data-explored', 'worker');
+    }, () => this.explore(groups));
+  }
+
   // The page's worker; its first job ranks the catalog for the current settings, so the caches a
   // ranking builds are warm before the reader asks for one.
   startWorker() {
@@ -196,16 +206,6 @@ class LlmCalcElement extends HTMLElement {
     } else {
       done(this.core.rank(request));
     }
-  }
-
-  // The same in the worker; should it fail, the page computes the panels itself.
-  exploreInWorker(groups) {
-    const request = this.request();
-    const parts = groups.map((sections) => Object.assign({}, request, { sections: sections }));
-    this.worker.call('explore', parts, (index, answer) => {
-      if (answer.ok) this.drawExplore(answer.result);
-      if (index + 1 === parts.length) this.setAttribute('data-explored', 'worker');
-    }, () => this.explore(groups));
   }
 
   drawExplore(result) {
