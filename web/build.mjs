@@ -103,8 +103,8 @@ const gzipped = (path) => execFileSync('zopfli', ['--i15', '-c', path], { maxBuf
 // decompresses them and hands them to the factory): a third of the size of the bare base64.
 const wasmBlock = `<script type="application/gzip" id="llmcalc-wasm">` +
   `${gzipped(wasmPath).toString('base64')}</script>`;
-// The glue's script carries an id: the explore worker's source starts with its text
-// (web/src/12-explore-worker.mjs).
+// The glue's script carries an id: the page's worker's source starts with its text
+// (web/src/12-core-worker.mjs).
 single = replaceOnce(single, /<script defer src="llmcalc_core.js"><\/script>/,
   `${wasmBlock}<script id="llmcalc-core">${inlineCore}</script>`);
 // Spanish first: its tables are in place before the element picks its language.
