@@ -77,8 +77,10 @@ struct Engine {
   // Largest per-sequence context that fits: totals grow monotonically with context, and only
   // where the cache grows a step; the worst ratio is piecewise linear across steps, so
   // interpolating where it crosses 1.0 brackets the answer in a few probes, with bisection
-  // when interpolation stalls. Invariant: at(low_step) fits (or low_step = 0), at(high_step)
-  // does not.
+  // when interpolation stalls. Where the ratio is linear (one device, no step in between) the
+  // interpolated step is the answer, so its neighbour is probed next and closes the bracket
+  // (a rank of the catalog on an RTX 4090 at 4,096 tokens: 463 -> 431 probes, issue #22).
+  // Invariant: at(low_step) fits (or low_step = 0), at(high_step) does not.
   int64_t largest_context() const {
     int64_t high = model.max_context_tokens;
     EngineTotals top = at(high);
@@ -89,14 +91,20 @@ struct Engine {
     double low_ratio = at(0).worst_ratio;
     double high_ratio = top.worst_ratio;
     int64_t probes = 0;
+    int64_t neighbour = -1;  // the step next to the last interpolated one, probed next
     while (high_step - low_step > 1) {
       int64_t guess = low_step + (high_step - low_step) / 2;
-      if (probes++ % 2 == 0 && high_ratio > low_ratio) {
+      bool interpolated = false;
+      if (neighbour > low_step && neighbour < high_step) {
+        guess = neighbour;
+      } else if (probes++ % 2 == 0 && high_ratio > low_ratio) {
         double fraction = (1.0 - low_ratio) / (high_ratio - low_ratio);
         guess = low_step + static_cast<int64_t>(fraction * static_cast<double>(high_step - low_step));
         guess = std::min(std::max(guess, low_step + 1), high_step - 1);
+        interpolated = true;
       }
       EngineTotals probe = at(guess * step);
+      neighbour = interpolated ? guess + (probe.fits ? 1 : -1) : -1;
       if (probe.fits) {
         low_step = guess;
         low_ratio = probe.worst_ratio;
