@@ -1,6 +1,7 @@
 // `make bench`: the calculator's own speed and size. Prints wasm timings under node, Chromium
 // cold loads and keystroke latency, and the transfer per file, each with its target (issues #12, #22).
-import { readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { launch, openCalculator, openPage, startServer } from '../browser/harness.mjs';
@@ -93,13 +94,15 @@ async function throttled(page, context, rate) {
   await cdp.send('Emulation.setCPUThrottlingRate', { rate });
 }
 
-async function coldLoad(url, rate) {
+// `calculator` false: a page without the calculator, timed to its load event.
+async function coldLoad(url, rate, calculator = true) {
   const { context, page } = await openPage(browser);
   await throttled(page, context, rate);
-  await page.addInitScript(() => {
+  await page.addInitScript((polled) => {
     window.lcpMs = 0;
     new PerformanceObserver((list) => list.getEntries().forEach((e) => { window.lcpMs = e.startTime; }))
       .observe({ type: 'largest-contentful-paint', buffered: true });
+    if (!polled) return;
     const poll = () => {
       const host = document.querySelector('llm-calc');
       const kv = host?.shadowRoot?.querySelector('[data-testid="kv"] dd');
@@ -116,16 +119,29 @@ async function coldLoad(url, rate) {
       }
     };
     poll();
-  });
+  }, calculator);
   await page.goto(url);
-  await page.waitForFunction(() => window.liveMs !== undefined, null, { timeout: 60000 });
+  if (calculator) await page.waitForFunction(() => window.liveMs !== undefined, null, { timeout: 60000 });
   await page.waitForTimeout(100);  // the last paint's LCP entry
   const times = await page.evaluate(() => [window.figuresMs, window.lcpMs, window.liveMs, window.ownMs]);
   await context.close();
   return times;
 }
 
+// This machine's floor for a paint: a page of one paragraph in the calculator's font, served the
+// same way (Chromium's own start, the first font lookups and the first frame; 72-120 ms at 1x on
+// the development VM at the eighteenth session, which swings about twofold within the hour).
+const floorDir = mkdtempSync(join(tmpdir(), 'llmcalc-floor-'));
+writeFileSync(join(floorDir, 'index.html'), '<!doctype html><html lang="en"><meta charset="utf-8"><title>Floor</title>' +
+  '<p style="font:15px/1.45 system-ui,-apple-system,Segoe UI,Roboto,sans-serif">Llama 3.1 8B at Q4_K_M on an ' +
+  'RTX 4090: 5.8 GiB of weights, 16 GiB free for the cache.</p>');
+const floor = await startServer(floorDir);
+
 for (const rate of [1, 4]) {
+  const floorRuns = [];
+  for (let run = 0; run < 7; ++run) floorRuns.push(await coldLoad(`${floor.url}/index.html`, rate, false));
+  report(`cold load of a one-paragraph page over http at ${rate}x CPU (this machine's floor): largest contentful paint, ms`,
+         median(floorRuns.map((r) => r[1])).toFixed(0), '');
   for (const [where, url] of targets) {
     const runs = [];
     for (let run = 0; run < 7; ++run) runs.push(await coldLoad(url, rate));
@@ -201,6 +217,8 @@ report('Chromium first ranking in the page, button to table, 3 s after a cold lo
        `${median(rankings[0]).toFixed(0)} / ${median(rankings[1]).toFixed(0)}`, '<= 50 (worker)');
 await browser.close();
 server.close();
+floor.server.close();
+rmSync(floorDir, { recursive: true });
 
 // Transfer: every served file raw, gzip and brotli (the siblings web/build.mjs writes), and what
 // each way of opening the calculator downloads.

@@ -9,8 +9,8 @@ import { createStaticServer } from '../../web/static-server.mjs';
 const here = dirname(fileURLToPath(import.meta.url));
 export const distDir = process.env.LLMCALC_DIST || resolve(here, '..', '..', 'dist');
 
-export async function startServer() {
-  const server = createStaticServer(distDir);
+export async function startServer(directory = distDir) {
+  const server = createStaticServer(directory);
   await new Promise((done) => server.listen(0, '127.0.0.1', done));
   return { server, url: `http://127.0.0.1:${server.address().port}` };
 }
