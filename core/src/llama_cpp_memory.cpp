@@ -361,22 +361,6 @@ int64_t reduced_context(const LlamaCppInputs& in, const LayerPlacement& base, in
   return std::min(full_context, std::max(min_context, rounded));
 }
 
-// Largest count in [0, high] for which `fits(count)` holds, assuming it is monotonic.
-template <typename Fits>
-int64_t largest_fitting(int64_t high, Fits fits) {
-  int64_t low = 0;
-  if (fits(high)) return high;
-  while (high - low > 1) {
-    int64_t mid = low + (high - low) / 2;
-    if (fits(mid)) {
-      low = mid;
-    } else {
-      high = mid;
-    }
-  }
-  return low;
-}
-
 std::string layer_alternation(const std::vector<int64_t>& layers) {
   std::string out;
   for (int64_t layer : layers) out += (out.empty() ? "" : "|") + std::to_string(layer);
@@ -434,6 +418,15 @@ LayerPlacement to_placement(const LlamaCppInputs& in, const std::vector<DeviceSl
 // (MoE: "dense-only" layers, experts in RAM; the last device's output layer always whole), then
 // for MoE models whose dense parts all fit, convert dense-only layers into full layers on the
 // devices front to back, and fit part of one more layer on each.
+// Each count is found as common/fit.cpp finds it (read at 08033df; its step on the last device
+// was fixed in PR #18415, December 2025), by the method of false position: between the
+// configuration that fits (`slots`, whose memory is `current`) and the nearest one known not to,
+// the next try is where the device's memory, interpolated linearly, meets its target (at least
+// one step from each), and it replaces the bound it falls on until the two are one step apart.
+// Memory does not always grow with the count (the last layers moved off system RAM take their
+// op-offload copies with them), so the order of the tries decides some counts, and it is
+// llama.cpp's: bisection put 33 of Mistral Large 3's layers at IQ4_XS on an RTX 4090 where this
+// search puts 60 (issue #22).
 LayerPlacement place_layers(const LlamaCppInputs& in, int64_t context) {
   int64_t blocks = gguf_blocks(in.model, in.request);
   int devices = devices_of(in.request);
@@ -445,18 +438,48 @@ LayerPlacement place_layers(const LlamaCppInputs& in, int64_t context) {
     return t.devices[d].total_bytes <= t.devices[d].usable_bytes;
   };
   std::vector<DeviceSlots> slots(static_cast<std::size_t>(devices));
+  EngineTotals current = used(slots);  // llama.cpp measures the empty devices first
+  // `more(from, step)`: `from` with `step` more on device d; the highest try is `span` steps on.
+  auto false_position = [&](std::size_t d, int64_t span, auto more) {
+    if (span <= 0) return;
+    std::vector<DeviceSlots> high = more(slots, span);
+    EngineTotals at_high = used(high);
+    if (fits(at_high, d)) {
+      slots = std::move(high);
+      current = std::move(at_high);
+      return;
+    }
+    for (int64_t delta = span; delta > 1;) {
+      const int64_t low_bytes = current.devices[d].total_bytes;
+      const int64_t headroom = at_high.devices[d].total_bytes - low_bytes;
+      const int64_t room = current.devices[d].usable_bytes - low_bytes;
+      // llama.cpp's uint32_t step wraps a negative quotient (the lower bound over its target)
+      // to a large one, which the clamp below makes delta - 1.
+      int64_t step = headroom > 0 && room >= 0 ? delta * room / headroom : delta - 1;
+      step = std::min(std::max<int64_t>(step, 1), delta - 1);
+      std::vector<DeviceSlots> trial = more(slots, step);
+      EngineTotals at_trial = used(trial);
+      if (fits(at_trial, d)) {
+        slots = std::move(trial);
+        current = std::move(at_trial);
+        delta -= step;
+      } else {
+        at_high = std::move(at_trial);
+        delta = step;
+      }
+    }
+  };
   for (int d = devices - 1; d >= 0; --d) {
     auto id = static_cast<std::size_t>(d);
     int64_t unassigned = blocks + 1;
     for (std::size_t later = id + 1; later < slots.size(); ++later) unassigned -= slots[later].n_layer;
-    int64_t count = largest_fitting(unassigned, [&](int64_t k) {
-      std::vector<DeviceSlots> trial = slots;
-      trial[id].n_layer = k;
-      if (moe) trial[id].n_part = d == devices - 1 ? std::max<int64_t>(0, k - 1) : k;
-      return fits(used(trial), id);
+    const bool last = d == devices - 1;
+    false_position(id, unassigned, [&](std::vector<DeviceSlots> from, int64_t step) {
+      // The last device's first layer is the output layer, which is never partial.
+      if (moe) from[id].n_part += last && from[id].n_part == 0 ? step - 1 : step;
+      from[id].n_layer += step;
+      return from;
     });
-    slots[id].n_layer = count;
-    if (moe) slots[id].n_part = d == devices - 1 ? std::max<int64_t>(0, count - 1) : count;
   }
   if (!moe) return to_placement(in, slots);
   // Only when the dense parts of every layer fit with all experts in RAM.
@@ -491,11 +514,14 @@ LayerPlacement place_layers(const LlamaCppInputs& in, int64_t context) {
   for (std::size_t id = 0; id <= dense_start && dense_start < slots.size(); ++id) {
     int64_t movable = 0;
     for (std::size_t j = dense_start; j < slots.size(); ++j) movable += slots[j].n_part;
-    int64_t count = largest_fitting(movable, [&](int64_t k) {
+    // Each try converts, in order, the layers the last fitting one converted and `step` more.
+    const std::vector<DeviceSlots> before = slots;
+    auto converted = [&](const std::vector<DeviceSlots>& config) { return config[id].n_full() - before[id].n_full(); };
+    false_position(id, movable, [&](const std::vector<DeviceSlots>& from, int64_t step) {
       std::size_t start = dense_start;
-      return fits(used(convert(slots, start, id, k)), id);
+      return convert(before, start, id, converted(from) + step);
     });
-    slots = convert(slots, dense_start, id, count);
+    convert(before, dense_start, id, converted(slots));  // where the accepted conversions stopped
     if (dense_start >= slots.size() || slots[dense_start].n_layer <= (id + 1 < slots.size() ? 0 : 1)) continue;
     // Part of one more layer: UP, then GATE; ATTN when UP does not fit.
     std::vector<DeviceSlots> trial = slots;
@@ -511,6 +537,7 @@ LayerPlacement place_layers(const LlamaCppInputs& in, int64_t context) {
       EngineTotals t = used(trial);
       if (!fits(t, id) || (id + 1 < slots.size() && !fits(t, id + 1))) return false;
       slots = trial;
+      current = std::move(t);
       dense_start = trial_start;
       return true;
     };
