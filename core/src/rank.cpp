@@ -5,6 +5,7 @@
 
 #include <map>
 #include <memory>
+#include <unordered_map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -157,6 +158,41 @@ std::optional<Evaluation> ladder_pick(Scenario& s, const ModelSpec& spec, int64_
   return picked(candidate_of(*smallest_unestimated, plan_of(*smallest_unestimated)));
 }
 
+// The largest context each model's pick fits in, by the request's settings less the context
+// asked for (which the search never reads: it probes contexts of its own), the model and the
+// format. Ranking again at another context, as the page does while its context slider moves,
+// reuses them: a quarter of a warm rank's work was this search (issue #22). Cleared beyond
+// kMaxRemembered entries (some 130 settings of the whole catalog).
+class LargestContexts {
+ public:
+  explicit LargestContexts(const nlohmann::json& request) {
+    nlohmann::json settings = request;
+    settings.erase("context_tokens");
+    settings.erase("prompt_tokens");
+    settings_ = settings.dump();
+  }
+
+  int64_t of(const Scenario& s, const ModelSpec& spec, const WeightPlan& plan) {
+    std::string key;
+    key.reserve(settings_.size() + s.model_id.size() + s.weights.size() + 2);
+    key.append(settings_).append(1, '\n').append(s.model_id).append(1, '\n').append(s.weights);
+    auto found = remembered().find(key);
+    if (found != remembered().end()) return found->second;
+    int64_t tokens = max_context_tokens(s, spec, plan);
+    if (remembered().size() >= kMaxRemembered) remembered().clear();
+    remembered().emplace(std::move(key), tokens);
+    return tokens;
+  }
+
+ private:
+  static constexpr std::size_t kMaxRemembered = 65536;
+  static std::unordered_map<std::string, int64_t>& remembered() {
+    static std::unordered_map<std::string, int64_t> entries;
+    return entries;
+  }
+  std::string settings_;
+};
+
 }  // namespace
 
 std::string rank_models(const nlohmann::json& request, Issues& issues) {
@@ -173,6 +209,7 @@ std::string rank_models(const nlohmann::json& request, Issues& issues) {
   std::optional<Scenario> base = resolve_scenario(base_request, issues);
   if (!base) return "";
 
+  LargestContexts largest_contexts(request);
   const int64_t requested_context = base->context_tokens;
   const int64_t requested_prompt = base->prompt_tokens;
   // The result's keys in dump()'s sorted order, the rows last.
@@ -196,7 +233,7 @@ std::string rank_models(const nlohmann::json& request, Issues& issues) {
       s.prompt_tokens = std::min(requested_prompt, s.context_tokens);
       std::optional<Evaluation> e = ladder_pick(s, *spec, min_bits, device_memory(s));
       if (!e) continue;
-      e->memory.max_context_tokens = max_context_tokens(s, *spec, *e->weights);
+      e->memory.max_context_tokens = largest_contexts.of(s, *spec, *e->weights);
       append_row(rows.item(), s, *spec, entry, *e);
     }
   }
