@@ -5,9 +5,9 @@
 
 #include <map>
 #include <memory>
-#include <unordered_map>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -159,38 +159,41 @@ std::optional<Evaluation> ladder_pick(Scenario& s, const ModelSpec& spec, int64_
 }
 
 // The largest context each model's pick fits in, by the request's settings less the context
-// asked for (which the search never reads: it probes contexts of its own), the model and the
+// asked for (which the search never reads: it probes contexts of its own), then by model and
 // format. Ranking again at another context, as the page does while its context slider moves,
-// reuses them: a quarter of a warm rank's work was this search (issue #22). Cleared beyond
-// kMaxRemembered entries (some 130 settings of the whole catalog).
+// reuses them: a quarter of a warm rank's work was this search (issue #22). The tables of
+// kMaxSettings settings are kept; one more clears them.
 class LargestContexts {
  public:
   explicit LargestContexts(const nlohmann::json& request) {
     nlohmann::json settings = request;
     settings.erase("context_tokens");
     settings.erase("prompt_tokens");
-    settings_ = settings.dump();
+    auto& tables = by_settings();
+    std::string key = settings.dump();
+    if (tables.size() >= kMaxSettings && tables.find(key) == tables.end()) tables.clear();
+    table_ = &tables[key];
   }
 
   int64_t of(const Scenario& s, const ModelSpec& spec, const WeightPlan& plan) {
     std::string key;
-    key.reserve(settings_.size() + s.model_id.size() + s.weights.size() + 2);
-    key.append(settings_).append(1, '\n').append(s.model_id).append(1, '\n').append(s.weights);
-    auto found = remembered().find(key);
-    if (found != remembered().end()) return found->second;
+    key.reserve(s.model_id.size() + 1 + s.weights.size());
+    key.append(s.model_id).append(1, '\n').append(s.weights);
+    auto found = table_->find(key);
+    if (found != table_->end()) return found->second;
     int64_t tokens = max_context_tokens(s, spec, plan);
-    if (remembered().size() >= kMaxRemembered) remembered().clear();
-    remembered().emplace(std::move(key), tokens);
+    table_->emplace(std::move(key), tokens);
     return tokens;
   }
 
  private:
-  static constexpr std::size_t kMaxRemembered = 65536;
-  static std::unordered_map<std::string, int64_t>& remembered() {
-    static std::unordered_map<std::string, int64_t> entries;
-    return entries;
+  using Table = std::unordered_map<std::string, int64_t>;  // "<model>\n<format>" -> tokens
+  static constexpr std::size_t kMaxSettings = 64;
+  static std::unordered_map<std::string, Table>& by_settings() {
+    static std::unordered_map<std::string, Table> tables;
+    return tables;
   }
-  std::string settings_;
+  Table* table_;
 };
 
 }  // namespace
