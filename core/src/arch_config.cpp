@@ -136,6 +136,8 @@ VisionConfig read_vit_shape(JsonReader& reader, const char* kind, const char* la
   vision.intermediate = reader.integer("intermediate_size", 1, kMaxHidden * 8).value_or(0);
   vision.n_layers = reader.integer(layers_key, 1, kMaxLayers).value_or(0);
   vision.patch_size = reader.integer("patch_size", 1, 1 << 12).value_or(0);
+  vision.named_layers = reader.integer("num_hidden_layers", 1, kMaxLayers, 0).value_or(0);
+  vision.named_hidden = vision.hidden;
   return vision;
 }
 
@@ -234,6 +236,8 @@ void read_moonvit(const nlohmann::json& vision_config, const std::string& path, 
   vision.rms_norm = reader.string("norm_type", 32, std::string("layernorm")).value_or("layernorm") == "rmsnorm";
   vision.qkv_width = reader.integer("qkv_hidden_size", 1, kMaxHidden, vision.hidden).value_or(vision.hidden);
   vision.merger_v2 = reader.string("mm_projector_type", 32, std::string("patchmerger")).value_or("") == "patchmergerv2";
+  vision.named_layers = reader.integer("num_hidden_layers", 1, kMaxLayers, 0).value_or(0);
+  vision.named_hidden = reader.integer("hidden_size", 1, kMaxHidden, 0).value_or(0);
   if (vision.hidden > 0 && vision.intermediate > 0 && vision.n_layers > 0) arch.vision = vision;
 }
 
@@ -276,6 +280,8 @@ void read_vision(const nlohmann::json& config, const std::string& path, ArchConf
   vision.patch_size = reader.integer("patch_size", 1, 1 << 12).value_or(0);
   vision.channels = reader.integer("num_channels", 1, 16, 3).value_or(3);
   vision.projector_out = arch.hidden;
+  vision.named_layers = vision.n_layers;
+  vision.named_hidden = vision.hidden;
   if (vision.kind == "pixtral") {
     // Mistral 3 (modeling_mistral3.py): the patch merger folds spatial_merge_size^2 patches.
     int64_t merge = 2;

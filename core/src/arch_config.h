@@ -40,6 +40,11 @@ struct VisionConfig {
   bool rms_norm = false;
   int64_t qkv_width = 0;
   bool merger_v2 = false;
+  // The vision_config's own num_hidden_layers and hidden_size entries (0 where it names its depth
+  // or width otherwise: Qwen3-VL's depth, MoonViT's vt_ keys). SGLang's default memory fraction
+  // reads these names (sglang_mem_fraction.cpp).
+  int64_t named_layers = 0;
+  int64_t named_hidden = 0;
 };
 
 // Gemma 4 E2B/E4B's audio encoder (modeling_gemma4.py Gemma4AudioModel, a Conformer): a two-

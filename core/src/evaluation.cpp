@@ -83,7 +83,7 @@ std::shared_ptr<const WeightPlan> scenario_weights(const Scenario& s, const Mode
 namespace {
 
 // What the memory estimate is asked for `s`.
-MemoryRequest memory_request_for(const Scenario& s, bool find_max_context) {
+MemoryRequest memory_request_for(const Scenario& s, const ModelSpec& model, bool find_max_context) {
   MemoryRequest memory_request;
   memory_request.lang = s.lang;
   memory_request.context_tokens = s.context_tokens;
@@ -95,6 +95,7 @@ MemoryRequest memory_request_for(const Scenario& s, bool find_max_context) {
   memory_request.devices = s.devices;
   memory_request.kv_type = s.kv_type;
   memory_request.engine = s.engine;
+  if (s.engine.engine == "sglang") memory_request.engine.mem_fraction_static = s.mem_fraction_for(model);
   memory_request.find_max_context = find_max_context;
   memory_request.gpu_layers = s.gpu_layers;
   memory_request.cpu_moe_layers = s.cpu_moe_layers;
@@ -113,20 +114,20 @@ MemoryRequest memory_request_for(const Scenario& s, bool find_max_context) {
 }  // namespace
 
 std::vector<MathLine> evaluation_math(const Scenario& s, const ModelSpec& model, const Evaluation& e) {
-  return memory_math(model, *e.weights, s.hardware, memory_request_for(s, true), e.memory);
+  return memory_math(model, *e.weights, s.hardware, memory_request_for(s, model, true), e.memory);
 }
 
 int64_t max_context_tokens(const Scenario& s, const ModelSpec& model, const WeightPlan& plan) {
-  return largest_fitting_context(model, plan, s.hardware, memory_request_for(s, true));
+  return largest_fitting_context(model, plan, s.hardware, memory_request_for(s, model, true));
 }
 
 MemoryEstimate evaluate_memory(const Scenario& s, const ModelSpec& model, const WeightPlan& plan) {
-  return estimate_memory(model, plan, s.hardware, memory_request_for(s, false));
+  return estimate_memory(model, plan, s.hardware, memory_request_for(s, model, false));
 }
 
 Evaluation evaluate_plan(const Scenario& s, const ModelSpec& model,
                          std::shared_ptr<const WeightPlan> plan, bool find_max_context) {
-  MemoryEstimate memory = estimate_memory(model, *plan, s.hardware, memory_request_for(s, find_max_context));
+  MemoryEstimate memory = estimate_memory(model, *plan, s.hardware, memory_request_for(s, model, find_max_context));
   return evaluate_speed(s, model, std::move(plan), std::move(memory));
 }
 

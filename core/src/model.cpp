@@ -25,6 +25,11 @@ std::optional<ModelSpec> build_model(const nlohmann::json& config, const std::st
   model.tied_embeddings = arch->tied;
   model.mtp_layers = arch->mtp_layers;
   model.per_sequence_streams = arch->per_sequence_streams;
+  if (arch->vision) {
+    model.vision_kind = arch->vision->kind;
+    model.vision_named_layers = arch->vision->named_layers;
+    model.vision_named_hidden = arch->vision->named_hidden;
+  }
   model.layers = plan_layers(*arch);
   model.tensors = tensor_inventory(*arch);
   model.params = count_params(model.tensors, *arch);

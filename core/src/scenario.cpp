@@ -14,6 +14,7 @@
 #include "json_text.h"
 #include "published_formats.h"
 #include "server_memory.h"
+#include "sglang_mem_fraction.h"
 
 namespace llmcalc {
 namespace {
@@ -449,12 +450,14 @@ void Scenario::use_devices(const Hardware& device, int64_t count, int64_t machin
 
 void Scenario::apply_device_defaults() {
   EngineSettings& e = engine;
-  if (e.engine == "sglang" && mem_fraction_auto) {
-    // SGLang's --tp is every rank of a pipeline stage (attention data-parallel ranks included).
-    e.mem_fraction_static = sglang_default_mem_fraction(hardware, parallel.tensor * parallel.data);
-  }
+  if (e.engine == "sglang") e.mem_fraction_static = mem_fraction_for(model);
   if (batched_tokens_auto) e.max_num_batched_tokens = vllm_default_batched_tokens(hardware);
   if (max_seqs_auto) e.max_num_seqs = vllm_default_max_seqs(hardware);
+}
+
+double Scenario::mem_fraction_for(const ModelSpec& spec) const {
+  return mem_fraction_auto ? sglang_default_mem_fraction(spec, hardware, parallel)
+                           : engine.mem_fraction_static;
 }
 
 ParallelPlan default_parallel(const Scenario& s) {

@@ -4,8 +4,8 @@
 // peak of a profiling run over max_num_batched_tokens tokens (with its sampler logits for
 // max_num_seqs requests, bf16 plus an f32 copy), the growth of non-torch memory and, since v0.21
 // (PR #38284), the estimated CUDA-graph memory; the default utilization rose to 0.92 there.
-// SGLang (server_args.py, v0.5.14-0.5.16): mem_fraction_static of the free memory before the
-// weights load covers weights and KV pool; the rest holds activations and CUDA graphs. Sliding
+// SGLang: mem_fraction_static (its default: sglang_mem_fraction.cpp) of the free memory before
+// the weights load covers weights and KV pool; the rest holds activations and CUDA graphs. Sliding
 // layers get 0.8 x the full layers' tokens (PR #22389, --swa-full-tokens-ratio).
 // Both: one KV page per 16 tokens; tensor parallel splits KV heads across ranks, but an MLA
 // latent (one head) is stored whole on every rank, as is a KV head shared by several ranks.
@@ -249,31 +249,6 @@ int64_t vllm_default_batched_tokens(const Hardware& hardware) {
 int64_t vllm_default_max_seqs(const Hardware& hardware) {
   bool large = hardware.memory_bytes >= 70 * kGiB && hardware.name.find("A100") == std::string::npos;
   return large ? 1024 : 256;
-}
-
-double sglang_default_mem_fraction(const Hardware& hardware, int64_t tp) {
-  // Reserve in MB from the chunked-prefill size and CUDA-graph batch of the GPU's memory tier,
-  // at least 10 GiB on GPUs over 60 GB.
-  double capacity_mb = static_cast<double>(hardware.memory_bytes) / static_cast<double>(kMiB);
-  double gib = capacity_mb / 1024.0;
-  double chunk = 16384;
-  double graph_bs = 512;
-  if (gib < 20) {
-    chunk = 2048;
-    graph_bs = 8;
-  } else if (gib < 35) {
-    chunk = 2048;
-    graph_bs = tp < 4 ? 24 : 80;
-  } else if (gib < 60) {
-    chunk = 4096;
-    graph_bs = tp < 4 ? 32 : 160;
-  } else if (gib < 160) {
-    chunk = 8192;
-    graph_bs = tp < 4 ? 256 : 512;
-  }
-  double reserved = 512 + 1.5 * chunk + static_cast<double>(tp) / 8.0 * 1024 + 2 * graph_bs;
-  if (gib > 60) reserved = std::max(reserved, 10.0 * 1024);
-  return std::round((capacity_mb - reserved) / capacity_mb * 1000.0) / 1000.0;
 }
 
 ServerPool server_pool(const ModelSpec& model, const WeightPlan& weights, const Hardware& hardware,

@@ -37,7 +37,4 @@ ServerPool server_pool(const ModelSpec& model, const WeightPlan& weights, const 
 int64_t vllm_default_batched_tokens(const Hardware& hardware);
 int64_t vllm_default_max_seqs(const Hardware& hardware);
 
-/// SGLang's --mem-fraction-static when not given (server_args.py, v0.5.14-0.5.16).
-double sglang_default_mem_fraction(const Hardware& hardware, int64_t tensor_parallel);
-
 }  // namespace llmcalc

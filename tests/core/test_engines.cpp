@@ -226,16 +226,53 @@ TEST_CASE("vLLM: the KV budget by hand", "[engines][vllm]") {
 }
 
 TEST_CASE("SGLang: mem_fraction_static by hand", "[engines][sglang]") {
-  // H100 80 GiB (81,920 MiB), TP 1: the 60-160 GiB tier, chunked prefill 8,192 and CUDA-graph
-  // batch 256: reserve 512 + 1.5 x 8,192 + 1/8 x 1,024 + 2 x 256 = 13,440 MB (above the 10 GiB
-  // floor): (81,920 - 13,440) / 81,920 = 0.836. RTX 4090 (24,576 MiB): tier 20-35 GiB, 2,048 and
-  // 24: 512 + 3,072 + 128 + 48 = 3,760: 0.847.
-  auto h100 = result_of({{"model", "llama-3.1-8b"}, {"weights", "BF16"}, {"engine", "sglang"}, {"hardware", "h100-sxm"}});
-  CHECK(h100["scenario"]["mem_fraction_static"].get<double>() == Approx(0.836));
-  auto rtx = result_of({{"model", "llama-3.1-8b"}, {"weights", "BF16"}, {"engine", "sglang"}, {"hardware", "rtx-4090"}});
-  CHECK(rtx["scenario"]["mem_fraction_static"].get<double>() == Approx(0.847));
-  // The pool: 0.836 x (80 GiB - 512 MiB) - weights, per token 131,072 B.
-  int64_t pool = static_cast<int64_t>(0.836 * 85362475008.0) - 16060522496LL;
+  // SGLang main at 031ed82d (arg_groups/memory_hook.py): reserve = 512 + 1.5 x max(chunked
+  // prefill, 2,048) + tp x pp / 8 x 1,024 + graphs, in MB; the fraction is (capacity - reserve) /
+  // capacity to three places. Prefill-graph token buckets (cuda_graph_hook.py): 4-32 by 4 (8),
+  // 48-256 by 16 (14), 288-512 by 32 (8), 576-1,024 by 64 (8), 1,280-4,096 by 256 (12), then
+  // 4,608-8,192 by 512 (8): 50 buckets up to 4,096 tokens, 58 up to 8,192.
+  auto fraction = [](const nlohmann::json& request) {
+    return result_of(request)["scenario"]["mem_fraction_static"].get<double>();
+  };
+  const nlohmann::json llama = {{"model", "llama-3.1-8b"}, {"weights", "BF16"}, {"engine", "sglang"}};
+  // H100 80 GiB (81,920 MiB), TP 1: the 60-160 GiB tier, chunked prefill 8,192, decode graph
+  // batch 256: 512 + 12,288 + 128 + 2 x 256 + 8 x 58 = 13,904 (above the 10 GiB floor):
+  // 68,016 / 81,920 = 0.8303 -> 0.830.
+  nlohmann::json h100_request = llama;
+  h100_request["hardware"] = "h100-sxm";
+  auto h100 = result_of(h100_request);
+  CHECK(h100["scenario"]["mem_fraction_static"].get<double>() == Approx(0.830));
+  // RTX 4090 (24,576 MiB): the 20-35 GiB tier, 4,096 and 48 (PR #37898): 512 + 6,144 + 128 + 96 +
+  // 8 x 50 = 7,280: 17,296 / 24,576 = 0.7038 -> 0.704.
+  nlohmann::json rtx = llama;
+  rtx["hardware"] = "rtx-4090";
+  CHECK(fraction(rtx) == Approx(0.704));
+  // Two RTX 4090s as two pipeline stages: no prefill graph, tp x pp / 8 = 1/4 GiB: 512 + 6,144 +
+  // 256 + 96 = 7,008: 17,568 / 24,576 = 0.7148 -> 0.715.
+  nlohmann::json stages = rtx;
+  stages["devices"] = 2;
+  stages["parallel"] = {{"pipeline", 2}};
+  CHECK(fraction(stages) == Approx(0.715));
+  // MLA (GLM-4.7-Flash) on the H100: the prefill graph reserves 1.5 GiB: 512 + 12,288 + 128 +
+  // 512 + 1,536 = 14,976: 66,944 / 81,920 = 0.8172 -> 0.817.
+  CHECK(fraction({{"model", "glm-4.7-flash"}, {"weights", "BF16"}, {"engine", "sglang"}, {"hardware", "h100-sxm"}}) ==
+        Approx(0.817));
+  // Kimi Delta Attention (Kimi Linear) keeps no prefill graph: 13,440: 0.8359 -> 0.836.
+  CHECK(fraction({{"model", "kimi-linear-48b-a3b"}, {"weights", "BF16"}, {"engine", "sglang"}, {"hardware", "h100-sxm"}}) ==
+        Approx(0.836));
+  // Qwen3-VL 8B, multimodal: no prefill graph (0.836), then 0.95 x (1 - 0.1 x (24 x 1,152^2 /
+  // (24 x 1,024^2) - 1)) = 0.95 x 0.97344 (its vision_config names no num_hidden_layers: 24).
+  CHECK(fraction({{"model", "qwen3-vl-8b-instruct"}, {"weights", "BF16"}, {"engine", "sglang"}, {"hardware", "h100-sxm"}}) ==
+        Approx(0.836 * 0.95 * (1.0 - 0.1 * (1152.0 * 1152.0 / (1024.0 * 1024.0) - 1.0))));
+  // Eight H100s with data-parallel attention (--tp 8 --dp 8): decode batch 512, plus 3 and 1.5 MB
+  // per slot and rank: 1,024 + 12,288 + 6,144 + 464 = 19,920; 512 + 12,288 + 1,024 + 19,920 =
+  // 33,744: 48,176 / 81,920 = 0.5881 -> 0.588.
+  nlohmann::json attention_dp = h100_request;
+  attention_dp["devices"] = 8;
+  attention_dp["parallel"] = {{"data", 8}};
+  CHECK(fraction(attention_dp) == Approx(0.588));
+  // The pool: 0.830 x (80 GiB - 512 MiB) - weights, per token 131,072 B.
+  int64_t pool = static_cast<int64_t>(0.830 * 85362475008.0) - 16060522496LL;
   CHECK(h100["memory"]["kv_pool_bytes"] == pool);
   CHECK(h100["memory"]["kv_capacity_tokens"] == pool / 131072);
   // Sliding layers take 0.8 x the full layers' tokens: gpt-oss-120b's per-token cost is

@@ -10,22 +10,26 @@
 #include "test_support.h"
 
 TEST_CASE("Every ranked row equals its single-model estimate", "[rank]") {
-  for (const char* device : {"rtx-4090", "m4-max-64gb", "rtx-3070"}) {
+  // SGLang's default memory fraction depends on the model (MLA, multimodal), so its rows check
+  // that rank sizes each model's pool with the model's own.
+  const std::pair<const char*, const char*> setups[] = {
+      {"rtx-4090", "llama.cpp"}, {"m4-max-64gb", "llama.cpp"}, {"rtx-3070", "llama.cpp"}, {"h100-sxm", "sglang"}};
+  for (const auto& [device, engine] : setups) {
     // A rank at another context first: rows whose format is the same at both take their largest
     // context from what that rank searched (rank.cpp LargestContexts), which must be the
     // estimate's own search.
     REQUIRE(nlohmann::json::parse(llmcalc::rank_json(
-                nlohmann::json{{"hardware", device}, {"context_tokens", 2048}}.dump()))["ok"] == true);
-    nlohmann::json request = {{"hardware", device}, {"context_tokens", 16384}};
+                nlohmann::json{{"hardware", device}, {"engine", engine}, {"context_tokens", 2048}}.dump()))["ok"] == true);
+    nlohmann::json request = {{"hardware", device}, {"engine", engine}, {"context_tokens", 16384}};
     auto ranked = nlohmann::json::parse(llmcalc::rank_json(request.dump()));
     REQUIRE(ranked["ok"] == true);
     const auto& rows = ranked["result"]["rows"];
     CHECK(rows.size() >= 80);
     int comfortable = 0;
     for (const auto& row : rows) {
-      INFO(device << " " << row["model"] << " " << row["weights"]);
+      INFO(device << " " << engine << " " << row["model"] << " " << row["weights"]);
       auto single = llmcalc_test::estimate({{"model", row["model"]}, {"weights", row["weights"]},
-                                            {"hardware", device},
+                                            {"hardware", device}, {"engine", engine},
                                             {"context_tokens", row["context_tokens"]}});
       REQUIRE(single["ok"] == true);
       const auto& r = single["result"];

@@ -141,6 +141,11 @@ struct ModelSpec {
   // Every layer keeps one cache stream per sequence, whatever llama.cpp's unified setting
   // (DeepSeek V4: src/llama-kv-cache-dsv4.cpp forces its stores non-unified).
   bool per_sequence_streams = false;
+  // The vision tower's kind ("" without one) and its vision_config's own num_hidden_layers and
+  // hidden_size entries (0 where the config names its depth or width otherwise).
+  std::string vision_kind;
+  int64_t vision_named_layers = 0;
+  int64_t vision_named_hidden = 0;
   std::vector<LayerSpec> layers;
   std::vector<TensorSpec> tensors;
   ParamCounts params;

@@ -78,6 +78,9 @@ struct Scenario {
   /// The engine settings the request left to a rule of the device (SGLang's
   /// mem_fraction_static, vLLM's batch defaults by GPU class), recomputed for `hardware`.
   void apply_device_defaults();
+  /// SGLang's --mem-fraction-static for `model` on these devices and layout when the request
+  /// leaves it unset (rank evaluates other models than `model`); else the request's.
+  double mem_fraction_for(const ModelSpec& model) const;
   bool mem_fraction_auto = true;
   bool batched_tokens_auto = true;
   bool max_seqs_auto = true;
