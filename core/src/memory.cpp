@@ -352,6 +352,10 @@ MemoryEstimate estimate_memory(const ModelSpec& model, const WeightPlan& weights
       out.max_concurrent_sequences = static_cast<double>(out.kv_capacity_tokens * pool.replicas) /
                                      static_cast<double>(std::max<int64_t>(1, context));
     }
+    if (pool.max_requests > 0) {
+      out.max_concurrent_sequences =
+          std::min(out.max_concurrent_sequences, static_cast<double>(pool.max_requests * pool.replicas));
+    }
   }
 
   return out;

@@ -37,6 +37,11 @@ constexpr int64_t kPageTokens = 16;
 constexpr int64_t kNonTorchBytes = 256 * kMiB;
 constexpr int64_t kCudaGraphBytes = 400 * kMiB;  // "Estimated CUDA graph memory: 0.14-0.55 GiB total"
 constexpr double kSwaFullTokensRatio = 0.8;      // SGLang --swa-full-tokens-ratio default
+constexpr double kMambaFullMemoryRatio = 0.9;    // SGLang --mamba-full-memory-ratio default
+// SGLang holds running requests to its recurrent-state slots / 5: 3 per request
+// (MAMBA_CACHE_SIZE_MAX_RUNNING_REQUESTS_RATIO) and 2 for the extra buffer with the overlap
+// schedule (no_buffer needs --disable-overlap-schedule; arg_groups/mamba_hook.py).
+constexpr int64_t kStateSlotsPerRequest = 3 + 2;
 
 ParallelPlan plan_of(const MemoryRequest& request) { return covering_plan(request.parallel, request.devices); }
 
@@ -117,6 +122,7 @@ struct PoolShape {
   int64_t per_token = 0;       // bytes per full-context token, one rank
   int64_t window = 0;          // sliding layers, one rank, all sequences (vLLM DeepSeek V4: the chunk in flight)
   int64_t state = 0;           // recurrent state, one rank, all sequences
+  int64_t state_per_sequence = 0;  // recurrent state, one rank, one sequence
   int64_t swa_per_token = 0;   // sliding layers' bytes per token (SGLang's SWA pool)
   // vLLM DeepSeek V4: the pool's block, the blocks a decoding request holds, and what the
   // request's sequences hold in all.
@@ -159,8 +165,9 @@ PoolShape pool_shape(const ModelSpec& model, const Hardware& hardware, const Mem
         break;
       default: break;
     }
-    shape.state += (a.state_elements_per_seq * 4 + ranks - 1) / ranks * sequences;
+    shape.state_per_sequence += (a.state_elements_per_seq * 4 + ranks - 1) / ranks;
   }
+  shape.state = shape.state_per_sequence * sequences;
   if (request.engine.engine == "vllm" && sliding_request_bytes > 0) {
     shape.request_bytes = shape.per_token * kPageTokens * pages + sliding_request_bytes;
   }
@@ -227,6 +234,21 @@ PoolShape stage_pool_shape(const ModelSpec& model, const Hardware& hardware, con
                                                       : pool_shape(model, hardware, request, context, stage);
 }
 
+// SGLang with recurrent layers, --max-mamba-cache-size unset (KVCacheConfigurator
+// _handle_max_mamba_cache, sgl-project/sglang 2026): the state pool takes mamba_full_memory_ratio
+// / (1 + ratio) of what the static share leaves after the weights (`rest`), in whole
+// per-request states, and the KV pool the remainder, whatever the sequences asked for.
+int64_t sglang_state_pool_bytes(int64_t rest, int64_t state_per_sequence) {
+  if (rest <= 0 || state_per_sequence <= 0) return 0;
+  const double budget = static_cast<double>(rest) * kMambaFullMemoryRatio / (1.0 + kMambaFullMemoryRatio);
+  return static_cast<int64_t>(budget) / state_per_sequence * state_per_sequence;
+}
+
+// SGLang's static share of one rank (weights and pools): mem_fraction_static of its memory.
+int64_t sglang_static_bytes(const EngineSettings& engine, int64_t usable) {
+  return static_cast<int64_t>(engine.mem_fraction_static * static_cast<double>(usable));
+}
+
 }  // namespace
 
 ParallelPlan covering_plan(const ParallelPlan& plan, int64_t devices) {
@@ -273,9 +295,12 @@ ServerPool server_pool(const ModelSpec& model, const WeightPlan& weights, const 
     if (engine.engine == "sglang") {
       // SGLang: the sliding pool holds 0.8 x the full pool's tokens beside it.
       pool.bytes_per_token += static_cast<int64_t>(kSwaFullTokensRatio * static_cast<double>(shape.swa_per_token));
-      pool.fixed_bytes = shape.state;
-      double fraction = engine.mem_fraction_static;
-      pool.pool_bytes = static_cast<int64_t>(fraction * static_cast<double>(usable)) - weights_per_rank - pool.fixed_bytes;
+      const int64_t rest = sglang_static_bytes(engine, usable) - weights_per_rank;
+      pool.fixed_bytes = sglang_state_pool_bytes(rest, shape.state_per_sequence);
+      if (shape.state_per_sequence > 0) {
+        pool.max_requests = pool.fixed_bytes / shape.state_per_sequence / kStateSlotsPerRequest;
+      }
+      pool.pool_bytes = rest - pool.fixed_bytes;
     } else if (engine.kv_cache_memory_bytes > 0) {
       pool.pool_bytes = engine.kv_cache_memory_bytes - pool.fixed_bytes;
     } else {
@@ -310,7 +335,7 @@ EngineTotals server_totals(const ModelSpec& model, const WeightPlan& weights, co
   int64_t sequences = (std::max<int64_t>(1, request.sequences) + plan.data - 1) / plan.data;
   int64_t usable = smallest_usable(hardware, request);
   // SGLang: activations and graphs live in the (1 - mem_fraction_static) share.
-  int64_t sglang_compute = static_cast<int64_t>((1.0 - engine.mem_fraction_static) * static_cast<double>(usable));
+  int64_t sglang_compute = usable - sglang_static_bytes(engine, usable);
   int64_t runtime = engine.engine == "sglang" ? 0 : kNonTorchBytes + kCudaGraphBytes;
   t.compute = 0;
   // Ranks in order: stage by stage, each stage's data replicas x tensor ranks.
@@ -322,7 +347,12 @@ EngineTotals server_totals(const ModelSpec& model, const WeightPlan& weights, co
     auto [first, last] = stage_layers(model.n_layers, stage, plan.pipeline);
     DeviceMemory share;
     share.weights_bytes = rank_weights(model, weights, hardware, request, stage);
-    share.kv_cache_bytes = shape.per_token * paged * sequences + shape.window + shape.state + shape.decode_bytes;
+    // SGLang allocates its whole recurrent-state pool up front.
+    const int64_t state = engine.engine == "sglang"
+                              ? sglang_state_pool_bytes(sglang_static_bytes(engine, usable) - share.weights_bytes,
+                                                        shape.state_per_sequence)
+                              : shape.state;
+    share.kv_cache_bytes = shape.per_token * paged * sequences + shape.window + state + shape.decode_bytes;
     share.compute_bytes = compute;
     share.total_bytes = share.weights_bytes + share.kv_cache_bytes + share.compute_bytes + runtime;
     share.usable_bytes = usable;

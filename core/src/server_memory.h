@@ -19,6 +19,7 @@ struct ServerPool {
   int64_t pool_bytes = 0;           // per device
   int64_t bytes_per_token = 0;      // per device
   int64_t fixed_bytes = 0;          // per device: recurrent states and sliding windows
+  int64_t max_requests = 0;         // per replica; 0: no cap but the pool's (SGLang's state slots)
   int64_t total_pool_bytes = 0;     // every rank's pool
   int64_t replicas = 1;             // data-parallel replicas, each with its own pool of tokens
   // vLLM with DeepSeek V4's compressed attention: the pool is counted in blocks of slab_bytes, of

@@ -282,6 +282,37 @@ TEST_CASE("SGLang: mem_fraction_static by hand", "[engines][sglang]") {
   CHECK(oss["memory"]["kv_capacity_tokens"] == oss_pool / (18 * 2048 + 29491));
 }
 
+TEST_CASE("SGLang: a hybrid model's recurrent states take 0.9 / 1.9 of what the weights leave, by hand", "[engines][sglang]") {
+  // KVCacheConfigurator._handle_max_mamba_cache (sgl-project/sglang, 2026): without
+  // --max-mamba-cache-size the state pool gets rest x 0.9 / (1 + 0.9) in whole per-request states
+  // (--mamba-full-memory-ratio, "the ratio of mamba state memory to full kv cache memory", default
+  // 0.9 per docs/basic_usage/qwen3.md, PR #15337), the KV pool the rest; running requests are held
+  // to the state slots / 5 (3 per request, 2 more for the extra buffer the overlap schedule needs).
+  // A v0.5.21 log of a hybrid Mamba model at tp 4 (Nemotron-3 Nano Omni on GB10s, 2026-10-08):
+  // "conv_state size: 0.44GB, ssm_state size: 24.84GB" beside "K size: 14.05 GB, V size: 14.05
+  // GB": 25.28 / 53.38 = 0.474 of the pools, 0.9 / 1.9 = 0.4737.
+  // Qwen3-Next-80B-A3B BF16 on four H100s (tp 4): 36 Gated DeltaNet layers of 32 value heads x 128
+  // x 128 + 3 x (2 x 16 x 128 + 32 x 128) = 548,864 f32 elements, a quarter per rank: 548,864 B x 36
+  // = 19,759,104 B per request; 12 full layers with 2 KV heads, one per rank: 12 x 256 x 2 x 2 =
+  // 12,288 B per token. mem_fraction_static 0.819 (512 + 12,288 + 512 + 2 x 512 + 8 x 58 = 14,800 of
+  // 81,920 MiB), of 80 GiB less 512 MiB.
+  auto next = result_of({{"model", "qwen3-next-80b-a3b"}, {"weights", "BF16"}, {"engine", "sglang"},
+                         {"hardware", "h100-sxm"}, {"devices", 4}, {"context_tokens", 32768}});
+  CHECK(next["scenario"]["mem_fraction_static"].get<double>() == Approx(0.819));
+  const auto& memory = next["memory"];
+  const int64_t weights = memory["per_device"][0]["weights_bytes"].get<int64_t>();
+  const int64_t rest = static_cast<int64_t>(0.819 * 85362475008.0) - weights;
+  const int64_t per_request = 19759104;
+  const int64_t slots = static_cast<int64_t>(static_cast<double>(rest) * 0.9 / 1.9) / per_request;
+  const int64_t pool = rest - slots * per_request;
+  CHECK(memory["kv_pool_bytes"] == 4 * pool);
+  CHECK(memory["kv_capacity_tokens"] == pool / 12288);
+  CHECK(memory["max_concurrent_sequences"].get<double>() == Approx(std::min(static_cast<double>(pool / 12288) / 32768.0,
+                                                                             static_cast<double>(slots / 5))));
+  // The device holds the whole state pool beside the KV one request at 32,768 tokens needs.
+  CHECK(memory["per_device"][0]["kv_cache_bytes"] == 12288 * 32768 + slots * per_request);
+}
+
 TEST_CASE("DeepSeek V4 in vLLM's block pool and SGLang's full tokens, by hand", "[engines][vllm][sglang][dsv4]") {
   // vLLM, DeepSeek V4 Flash (43 layers: 2 window-only, 21 CSA, 20 HCA; head 512 with 64 RoPE
   // dims, index_head_dim 128, window 128). fp8_ds_mla rows: 448 + 2 x 64 + 7 + 1 = 584 B; pages
