@@ -59,6 +59,26 @@ std::string lower(std::string text) {
   return text;
 }
 
+// `text` equals `lowered` (already lower case) but for case, without a lowered copy of `text`.
+bool equals_lowered(const std::string& text, const std::string& lowered) {
+  if (text.size() != lowered.size()) return false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(text[i])) != static_cast<unsigned char>(lowered[i])) return false;
+  }
+  return true;
+}
+
+// An engine's entry: the command, its flags, notes and documentation, moved in (an initializer
+// list copies every part, a twentieth of an estimate).
+nlohmann::json command_entry(std::string command, nlohmann::json flags, std::string notes, const char* docs) {
+  nlohmann::json entry = nlohmann::json::object();
+  entry["command"] = std::move(command);
+  entry["docs"] = docs;
+  entry["flags"] = std::move(flags);
+  entry["notes"] = std::move(notes);
+  return entry;
+}
+
 // A published repository for a launch command: its id, whether its file list shows the chosen
 // quantization, and the checkpoint it holds when that differs (an Instruct upload of a base
 // model: same architecture, same figures).
@@ -83,7 +103,7 @@ std::optional<PublishedRepo> gguf_repo_for(const nlohmann::json& record, const s
       auto quants = entry.find("quants");  // read in place: value() would copy the list
       if (quants == entry.end()) continue;
       for (const nlohmann::json& quant : *quants) {
-        if (quant.is_string() && lower(quant.get_ref<const std::string&>()) == wanted) {
+        if (quant.is_string() && equals_lowered(quant.get_ref<const std::string&>(), wanted)) {
           return PublishedRepo{entry.value("repo", ""), true, entry.value("variant", ""), format, ""};
         }
       }
@@ -263,10 +283,8 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
     flags.push_back({"--port", port});
     std::string placement = fit_note(memory.fit, s.model.n_layers, s.lang);
     if (!placement.empty()) notes += (notes.empty() ? "" : " ") + placement;
-    out["llama.cpp"] = {{"command", join_flags("llama-server", flags)},
-                        {"flags", flags_json(flags)},
-                        {"notes", notes},
-                        {"docs", "https://github.com/ggml-org/llama.cpp/blob/master/tools/server/README.md"}};
+    out["llama.cpp"] = command_entry(join_flags("llama-server", flags), flags_json(flags), notes,
+                                     "https://github.com/ggml-org/llama.cpp/blob/master/tools/server/README.md");
     if (s.machines() > 1) {
       out["llama.cpp"]["nodes"] = llama_cpp_nodes(s, "llama-server", flags);
       out["llama.cpp"]["command"] = out["llama.cpp"]["nodes"][0]["commands"][0];
@@ -296,16 +314,15 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
     if (s.kv_type.name == "q8_0" || s.kv_type.name == "q4_0") env["OLLAMA_KV_CACHE_TYPE"] = s.kv_type.name;
     std::string env_line;
     for (const auto& [key, value] : env.items()) env_line += key + "=" + value.get<std::string>() + " ";
-    out["ollama"] = {{"command", env_line + "ollama serve & ollama run " + tag},
-                     {"env", env},
-                     {"flags", nlohmann::json::object()},
-                     {"notes", library || hub ? (library && s.weights != "Q4_K_M"
-                                                     ? say(s.lang, "The library tag " + ollama_tag + " serves Q4_K_M, not " + s.weights + ".",
-                                                           "La etiqueta de la biblioteca " + ollama_tag + " sirve Q4_K_M, no " + s.weights + ".")
-                                                     : "")
-                                              : say(s.lang, "No Ollama library tag or GGUF repository is known for this model.",
-                                                    "No se conoce ninguna etiqueta de Ollama ni repositorio GGUF de este modelo.")},
-                     {"docs", "https://github.com/ollama/ollama/blob/main/docs/faq.md"}};
+    std::string notes = library || hub ? (library && s.weights != "Q4_K_M"
+                                              ? say(s.lang, "The library tag " + ollama_tag + " serves Q4_K_M, not " + s.weights + ".",
+                                                    "La etiqueta de la biblioteca " + ollama_tag + " sirve Q4_K_M, no " + s.weights + ".")
+                                              : "")
+                                       : say(s.lang, "No Ollama library tag or GGUF repository is known for this model.",
+                                             "No se conoce ninguna etiqueta de Ollama ni repositorio GGUF de este modelo.");
+    out["ollama"] = command_entry(env_line + "ollama serve & ollama run " + tag, nlohmann::json::object(), std::move(notes),
+                                  "https://github.com/ollama/ollama/blob/main/docs/faq.md");
+    out["ollama"]["env"] = std::move(env);
   }
 
   // vLLM (V1): max_model_len per request ("auto" fits it to memory), the defaults of v0.31 left out.
@@ -338,21 +355,19 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
       command = nodes[0]["commands"].back();
       if (nodes[0].contains("docker")) docker = nodes[0]["docker"];
     }
-    out["vllm"] = {{"command", command},
-                   {"docker", docker},
-                   {"flags", flags_json(flags)},
-                   {"notes", (gguf ? say(s.lang, "vLLM serves safetensors checkpoints; pick BF16, FP8, AWQ or GPTQ weights. ",
-                                         "vLLM sirve checkpoints safetensors; elige pesos BF16, FP8, AWQ o GPTQ. ")
-                                   : std::string()) +
-                                 (needs_prequantized(s.weights)
-                                      ? say(s.lang, "Serve a checkpoint already quantized to " + s.weights + " (its repository in place of " + model_name + "). ",
-                                            "Sirve un checkpoint ya cuantizado a " + s.weights + " (su repositorio en lugar de " + model_name + "). ")
-                                      : std::string()) +
-                                 (s.kv_type.name == "q8_0" || s.kv_type.name == "q4_0"
-                                      ? say(s.lang, "vLLM has no " + s.kv_type.name + " KV cache; fp8 is its 8-bit option.",
-                                            "vLLM no tiene caché KV " + s.kv_type.name + "; fp8 es su opción de 8 bits.")
-                                      : "")},
-                   {"docs", "https://docs.vllm.ai/en/latest/cli/serve.html"}};
+    std::string notes = (gguf ? say(s.lang, "vLLM serves safetensors checkpoints; pick BF16, FP8, AWQ or GPTQ weights. ",
+                                    "vLLM sirve checkpoints safetensors; elige pesos BF16, FP8, AWQ o GPTQ. ")
+                              : std::string()) +
+                        (needs_prequantized(s.weights)
+                             ? say(s.lang, "Serve a checkpoint already quantized to " + s.weights + " (its repository in place of " + model_name + "). ",
+                                   "Sirve un checkpoint ya cuantizado a " + s.weights + " (su repositorio en lugar de " + model_name + "). ")
+                             : std::string()) +
+                        (s.kv_type.name == "q8_0" || s.kv_type.name == "q4_0"
+                             ? say(s.lang, "vLLM has no " + s.kv_type.name + " KV cache; fp8 is its 8-bit option.",
+                                   "vLLM no tiene caché KV " + s.kv_type.name + "; fp8 es su opción de 8 bits.")
+                             : "");
+    out["vllm"] = command_entry(std::move(command), flags_json(flags), std::move(notes), "https://docs.vllm.ai/en/latest/cli/serve.html");
+    out["vllm"]["docker"] = std::move(docker);
     if (!nodes.is_null()) {
       out["vllm"]["nodes"] = nodes;
       out["vllm"]["docs"] = "https://docs.vllm.ai/en/latest/serving/parallelism_scaling.html";
@@ -368,10 +383,8 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
     if (s.port != 30000) flags.push_back({"--port", port});
     std::string quantization = server_quantization(s.weights);
     if (!quantization.empty()) flags.push_back({"--quantization", quantization});
-    out["sglang"] = {{"command", join_flags("sglang serve", flags)},
-                     {"flags", flags_json(flags)},
-                     {"notes", ""},
-                     {"docs", "https://docs.sglang.ai/advanced_features/server_arguments.html"}};
+    out["sglang"] = command_entry(join_flags("sglang serve", flags), flags_json(flags), "",
+                                  "https://docs.sglang.ai/advanced_features/server_arguments.html");
     if (s.machines() > 1) {
       out["sglang"]["nodes"] = sglang_nodes(s, "sglang serve", flags);
       out["sglang"]["command"] = out["sglang"]["nodes"][0]["commands"][0];
@@ -399,10 +412,8 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
     std::string notes = say(s.lang, "mlx_lm.server sizes the KV cache per request; context is not a server flag.",
                             "mlx_lm.server dimensiona la caché KV por petición; el contexto no es una opción del servidor.");
     if (repo && !repo->variant.empty()) notes += " " + variant_note(*repo, s.lang);
-    out["mlx"] = {{"command", command},
-                  {"flags", flags_json(flags)},
-                  {"notes", notes},
-                  {"docs", "https://github.com/ml-explore/mlx-lm/blob/main/mlx_lm/SERVER.md"}};
+    out["mlx"] = command_entry(std::move(command), flags_json(flags), std::move(notes),
+                               "https://github.com/ml-explore/mlx-lm/blob/main/mlx_lm/SERVER.md");
   }
   // What an engine cannot run on this device (or, for llama.cpp and Ollama, in this format): said
   // beside its command. The MLX command converts to an MLX width, so only its device counts.

@@ -24,13 +24,13 @@ double per_million(double usd_per_hour, double tokens_per_s) {
 }
 
 // Looked up once per model: the price list is fixed for the life of the module.
-nlohmann::json cheapest_api(const std::string& model_id) {
+const nlohmann::json& cheapest_api(const std::string& model_id) {
   static std::map<std::string, nlohmann::json> found;
   auto cached = found.find(model_id);
   if (cached != found.end()) return cached->second;
   nlohmann::json best = nullptr;
   const nlohmann::json& prices = Catalog::instance().document("api_prices.json");
-  if (!prices.contains("prices")) return best;
+  if (!prices.contains("prices")) return found.emplace(model_id, best).first->second;
   for (const auto& price : prices["prices"]) {
     auto id = price.find("model_id");
     if (id == price.end() || !id->is_string() || id->get_ref<const std::string&>() != model_id ||
@@ -46,8 +46,7 @@ nlohmann::json cheapest_api(const std::string& model_id) {
               {"source", price.value("source", "")}};
     }
   }
-  found.emplace(model_id, best);
-  return best;
+  return found.emplace(model_id, std::move(best)).first->second;
 }
 
 // The cheapest offer per device of a device (looked up once per device id) and its price per device.
@@ -77,9 +76,8 @@ const BestOffer& best_offer(const std::string& device_id) {
   return found.emplace(device_id, best).first->second;
 }
 
-}  // namespace
-
-nlohmann::json cheapest_offer(const std::string& device_id, int64_t devices) {
+// The cheapest offer for `devices` of the device, as the answer writes it; null without one.
+nlohmann::json offer_json(const std::string& device_id, int64_t devices) {
   const BestOffer& best = best_offer(device_id);
   if (!best.offer) return nullptr;
   const nlohmann::json& offer = *best.offer;
@@ -91,6 +89,17 @@ nlohmann::json cheapest_offer(const std::string& device_id, int64_t devices) {
           {"billing_granularity", offer.value("billing_granularity", nlohmann::json(nullptr))},
           {"price_date", offer.value("price_date", "")},
           {"source", offer.value("source", "")}};
+}
+
+}  // namespace
+
+const nlohmann::json& cheapest_offer(const std::string& device_id, int64_t devices) {
+  // Built once per device and count: the offers are fixed for the life of the module.
+  static std::map<std::pair<std::string, int64_t>, nlohmann::json> built;
+  auto key = std::make_pair(device_id, devices);
+  auto cached = built.find(key);
+  if (cached != built.end()) return cached->second;
+  return built.emplace(std::move(key), offer_json(device_id, devices)).first->second;
 }
 
 CostAssumptions read_cost_assumptions(const nlohmann::json& request, Issues& issues) {
@@ -123,13 +132,13 @@ std::string estimate_cost(const CostInputs& in, const CostAssumptions& a) {
                                            purchase / a.amortization_months
                                      : -1.0;
 
-  nlohmann::json offer = cheapest_offer(in.device_id, in.devices);
-  double rent_usd_per_hour = offer.is_null() ? -1.0 : offer["usd_per_hour"].get<double>();
+  const nlohmann::json& offer = cheapest_offer(in.device_id, in.devices);
+  double rent_usd_per_hour = offer.is_null() ? -1.0 : offer.at("usd_per_hour").get<double>();
   double rent_monthly = rent_usd_per_hour >= 0 ? rent_usd_per_hour * a.hours_per_day * kDaysPerMonth : -1.0;
 
-  nlohmann::json api = cheapest_api(in.model_id);
+  const nlohmann::json& api = cheapest_api(in.model_id);
   double api_monthly = api.is_null() ? -1.0
-                                     : api["usd_per_million_output_tokens"].get<double>() *
+                                     : api.at("usd_per_million_output_tokens").get<double>() *
                                            a.tokens_per_day / 1e6 * kDaysPerMonth;
 
   // Buying pays off when the monthly saving has covered the purchase; -1 when it never does.

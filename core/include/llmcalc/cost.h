@@ -41,6 +41,6 @@ std::string estimate_cost(const CostInputs& inputs, const CostAssumptions& assum
 
 /// The cheapest cloud offer of a catalog device (data/cloud_offers.json, per device-hour) for
 /// `devices` of it: {id, provider, product, usd_per_device_hour, usd_per_hour, ...}, or null.
-nlohmann::json cheapest_offer(const std::string& device_id, int64_t devices);
+const nlohmann::json& cheapest_offer(const std::string& device_id, int64_t devices);
 
 }  // namespace llmcalc
