@@ -31,6 +31,8 @@ Hardware hardware_from_record(const nlohmann::json& record) {
   if (memory_type != record.end() && memory_type->is_string()) h.memory_type = memory_type->get<std::string>();
   h.memory_bytes = static_cast<int64_t>(std::llround(number_or_zero(record, "memory_GiB") *
                                                      static_cast<double>(kGiB)));
+  h.driver_total_bytes = static_cast<int64_t>(std::llround(number_or_zero(record, "cuda_total_GiB") *
+                                                           static_cast<double>(kGiB)));
   h.memory_bandwidth_bytes_per_s = number_or_zero(record, "memory_bandwidth_GBps") * 1e9;
   h.fp16_flops_per_s = number_or_zero(record, "fp16_dense_TFLOPS") * 1e12;
   h.int8_ops_per_s = number_or_zero(record, "int8_dense_TOPS") * 1e12;

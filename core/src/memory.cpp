@@ -247,6 +247,10 @@ int64_t device_memory_bytes(const Hardware& hardware, const EngineSettings& engi
   if (hardware.kind != "discrete" && engine.unified_memory_fraction > 0) {
     return static_cast<int64_t>(engine.unified_memory_fraction * static_cast<double>(hardware.memory_bytes));
   }
+  // vLLM and SGLang size their budgets from the total the driver reports (torch.cuda.mem_get_info).
+  if (is_paged_server(engine.engine) && hardware.driver_total_bytes > 0) {
+    return hardware.driver_total_bytes - (hardware.kind == "discrete" ? engine.reserved_bytes : 0);
+  }
   if (hardware.backend == "metal") {
     // macOS caps GPU-wired memory (recommendedMaxWorkingSetSize): about 2/3 of RAM up to 36 GB,
     // 3/4 above; raised with `sysctl iogpu.wired_limit_mb`.

@@ -80,7 +80,9 @@ double vlm_factor(const ModelSpec& model) {
 }  // namespace
 
 double sglang_default_mem_fraction(const ModelSpec& model, const Hardware& hardware, const ParallelPlan& plan) {
-  const double capacity = static_cast<double>(hardware.memory_bytes) / static_cast<double>(kMiB);
+  // get_device_memory_capacity: the total torch reports for the device.
+  const int64_t total = hardware.driver_total_bytes > 0 ? hardware.driver_total_bytes : hardware.memory_bytes;
+  const double capacity = static_cast<double>(total) / static_cast<double>(kMiB);
   const int64_t tp = plan.tensor * plan.data;
   const int64_t pp = plan.pipeline;
   const int64_t dp = plan.data;

@@ -19,6 +19,10 @@ struct Hardware {
   std::string kind;     // discrete | unified | cpu
   std::string memory_type;  // "HBM3", "GDDR6X", "LPDDR5x", ... ("" if unknown)
   int64_t memory_bytes = 0;
+  // The total the CUDA driver reports for the device where it differs from memory_bytes (a
+  // unified-memory GB10 reports 121.69 GiB of its 128); 0 if the same or unknown. vLLM's and
+  // SGLang's budgets are fractions of it.
+  int64_t driver_total_bytes = 0;
   double memory_bandwidth_bytes_per_s = 0;
   double fp16_flops_per_s = 0;
   double int8_ops_per_s = 0;            // dense INT8 tensor throughput; 0 if unknown
