@@ -282,6 +282,18 @@ TEST_CASE("SGLang: mem_fraction_static by hand", "[engines][sglang]") {
   CHECK(oss["memory"]["kv_capacity_tokens"] == oss_pool / (18 * 2048 + 29491));
 }
 
+TEST_CASE("vLLM and SGLang on a DGX Spark start from the 121.69 GiB its driver reports", "[engines][vllm][sglang]") {
+  // torch.cuda.mem_get_info on a GB10 reports a 121.69 GiB total (data/devices/dgx-spark-gb10.json
+  // cuda_total_source: vLLM "wants 105.87 GiB" at --gpu-memory-utilization 0.87 = 0.87 x 121.69).
+  const double total = std::round(121.69 * 1073741824.0);
+  auto vllm = result_of({{"model", "llama-3.1-8b"}, {"weights", "BF16"}, {"engine", "vllm"}, {"hardware", "dgx-spark-gb10"}});
+  CHECK(vllm["memory"]["usable_bytes"].get<double>() == std::floor(0.92 * total));
+  // SGLang's capacity 124,610.56 MiB: the 60-160 GiB tier, 512 + 12,288 + 128 + 512 + 8 x 58 =
+  // 13,904 MB reserved: 110,706.56 / 124,610.56 = 0.8884 -> 0.888.
+  auto sglang = result_of({{"model", "llama-3.1-8b"}, {"weights", "BF16"}, {"engine", "sglang"}, {"hardware", "dgx-spark-gb10"}});
+  CHECK(sglang["scenario"]["mem_fraction_static"].get<double>() == Approx(0.888));
+}
+
 TEST_CASE("SGLang: a hybrid model's recurrent states take 0.9 / 1.9 of what the weights leave, by hand", "[engines][sglang]") {
   // KVCacheConfigurator._handle_max_mamba_cache (sgl-project/sglang, 2026): without
   // --max-mamba-cache-size the state pool gets rest x 0.9 / (1 + 0.9) in whole per-request states
