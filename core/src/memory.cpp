@@ -149,11 +149,14 @@ std::string kv_formula(const MemoryRequest& request, bool compressed) {
                    "un estado f32 por slot");
   }
   if (is_paged_server(engine)) {
+    const bool sglang = engine == "sglang";
     return say(lang,
                "per rank: 16-token pages x KV heads / TP x (head_dim_k + head_dim_v) x " + bytes +
-                   "; MLA the whole latent on every rank; sliding layers their window",
+                   "; MLA the whole latent on every rank; sliding layers their window" +
+                   (sglang ? "; recurrent layers a state pool of 0.9 / 1.9 of what the weights leave" : ""),
                "por rango: páginas de 16 tokens x cabezas KV / TP x (head_dim_k + head_dim_v) x " + bytes +
-                   "; MLA el latente entero en cada rango; capas de ventana deslizante su ventana");
+                   "; MLA el latente entero en cada rango; capas de ventana deslizante su ventana" +
+                   (sglang ? "; capas recurrentes un pool de estados de 0,9 / 1,9 de lo que dejan los pesos" : ""));
   }
   return say(lang,
              "per layer: tokens (mlx-lm: 256-token steps) x n_kv_heads x (head_dim_k + head_dim_v) x " + bytes +
