@@ -13,6 +13,7 @@
 #include "llmcalc/evaluation.h"
 #include "llmcalc/finetune.h"
 #include "llmcalc/hardware.h"
+#include "llmcalc/json_reader.h"
 #include "llmcalc/language.h"
 #include "llmcalc/memory.h"
 #include "llmcalc/model.h"
@@ -113,9 +114,8 @@ std::string finetune_text(const Scenario& s, const FinetuneSettings& settings) {
   return out;
 }
 
-}  // namespace
-
-std::string estimate_answer(const nlohmann::json& request, Issues& issues) {
+// The answer with the parts asked for (`commands`, `cost`, `finetune`), or "" with the reasons.
+std::string estimate_parts(const nlohmann::json& request, bool commands, bool cost, bool finetune, Issues& issues) {
   std::optional<Scenario> scenario = resolve_scenario(request, issues);
   if (!scenario) return "";
   const Scenario& s = *scenario;
@@ -132,26 +132,31 @@ std::string estimate_answer(const nlohmann::json& request, Issues& issues) {
   }
   nlohmann::json speed_parts = speed_json(speed);
 
-  CostAssumptions cost_assumptions = read_cost_assumptions(request, issues);
-  SpeedRequest concurrent_request = speed_request;
-  concurrent_request.batch = cost_assumptions.concurrency;
-  CostInputs cost_inputs;
-  cost_inputs.model_id = s.model_id;
-  cost_inputs.device_id = s.hardware.id;
-  cost_inputs.devices = s.devices;
-  cost_inputs.device_tdp_w = s.hardware.tdp_w;
-  cost_inputs.device_price_usd = s.hardware.price_usd;
-  cost_inputs.decode_tokens_per_s = speed.decode_tokens_per_s;
-  cost_inputs.concurrent_tokens_per_s =
-      estimate_speed(s.model, *weights, s.hardware, concurrent_request).decode_aggregate_tokens_per_s;
+  // The cost at the request's concurrency as well as at its batch.
+  auto cost_text = [&] {
+    CostAssumptions cost_assumptions = read_cost_assumptions(request, issues);
+    SpeedRequest concurrent_request = speed_request;
+    concurrent_request.batch = cost_assumptions.concurrency;
+    CostInputs cost_inputs;
+    cost_inputs.model_id = s.model_id;
+    cost_inputs.device_id = s.hardware.id;
+    cost_inputs.devices = s.devices;
+    cost_inputs.device_tdp_w = s.hardware.tdp_w;
+    cost_inputs.device_price_usd = s.hardware.price_usd;
+    cost_inputs.decode_tokens_per_s = speed.decode_tokens_per_s;
+    cost_inputs.concurrent_tokens_per_s =
+        estimate_speed(s.model, *weights, s.hardware, concurrent_request).decode_aggregate_tokens_per_s;
+    return estimate_cost(cost_inputs, cost_assumptions);
+  };
 
   // The sections in dump()'s sorted order, the commands, engine, hardware, speeds and weights
   // through documents, the others written as text.
-  std::string out = "{\"commands\":" + json_text(launch_commands(s, memory));
-  out += ",\"cost\":" + estimate_cost(cost_inputs, cost_assumptions);
-  out += ",\"decode\":" + json_text(speed_parts["decode"]);
+  std::string out = "{";
+  if (commands) out += "\"commands\":" + json_text(launch_commands(s, memory)) + ",";
+  if (cost) out += "\"cost\":" + cost_text() + ",";
+  out += "\"decode\":" + json_text(speed_parts["decode"]);
   out += ",\"engine\":" + json_text(engine_release_json(s.engine.engine));
-  out += ",\"finetune\":" + finetune_text(s, read_finetune_settings(request, issues));
+  if (finetune) out += ",\"finetune\":" + finetune_text(s, read_finetune_settings(request, issues));
   out += ",\"hardware\":" + json_text(hardware_json(s.hardware));
   out += ",\"memory\":" + memory_text(memory, evaluation_math(s, s.model, *evaluation));
   out += ",\"model\":";
@@ -164,5 +169,20 @@ std::string estimate_answer(const nlohmann::json& request, Issues& issues) {
   return out;
 }
 
+}  // namespace
+
+std::string estimate_answer(const nlohmann::json& request, Issues& issues) {
+  // "omit": answer parts the caller does not need now (the page's slider leaves them to a later
+  // task, so a step shows its figures sooner); the scenario is read without the key.
+  std::optional<std::vector<bool>> omitted =
+      read_name_list(request, "omit", {"commands", "cost", "finetune"}, "bad_omit", issues);
+  if (!omitted) return "";
+  if (!omitted->empty()) {
+    nlohmann::json scenario_request = request;
+    scenario_request.erase("omit");
+    return estimate_parts(scenario_request, !(*omitted)[0], !(*omitted)[1], !(*omitted)[2], issues);
+  }
+  return estimate_parts(request, true, true, true, issues);
+}
 
 }  // namespace llmcalc

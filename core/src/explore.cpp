@@ -10,6 +10,7 @@
 
 #include "llmcalc/catalog.h"
 #include "llmcalc/evaluation.h"
+#include "llmcalc/json_reader.h"
 #include "llmcalc/scenario.h"
 #include "json_text.h"
 #include "stable_insertion_sort.h"
@@ -178,30 +179,11 @@ struct Sections {
 };
 
 std::optional<Sections> read_sections(const nlohmann::json& request, Issues& issues) {
-  Sections wanted;
-  auto list = request.find("sections");
-  if (list == request.end()) return wanted;
-  if (!list->is_array() || list->empty() || list->size() > 4) {
-    issues.error("bad_sections", "/sections", "'sections' is a list of 'matrix', 'advice', 'sweep' and 'devices'.");
-    return std::nullopt;
-  }
-  wanted = Sections{false, false, false, false};
-  for (std::size_t i = 0; i < list->size(); ++i) {
-    const nlohmann::json& name = (*list)[i];
-    bool* flag = !name.is_string()    ? nullptr
-                 : name == "matrix"  ? &wanted.matrix
-                 : name == "advice"  ? &wanted.advice
-                 : name == "sweep"   ? &wanted.sweep
-                 : name == "devices" ? &wanted.devices
-                                     : nullptr;
-    if (!flag) {
-      issues.error("bad_sections", "/sections/" + std::to_string(i),
-                   "Unknown section; use 'matrix', 'advice', 'sweep' or 'devices'.");
-      return std::nullopt;
-    }
-    *flag = true;
-  }
-  return wanted;
+  std::optional<std::vector<bool>> named =
+      read_name_list(request, "sections", {"matrix", "advice", "sweep", "devices"}, "bad_sections", issues);
+  if (!named) return std::nullopt;
+  if (named->empty()) return Sections{};
+  return Sections{(*named)[0], (*named)[1], (*named)[2], (*named)[3]};
 }
 
 }  // namespace

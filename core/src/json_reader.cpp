@@ -174,4 +174,30 @@ int64_t integer_or(const nlohmann::json& object, const char* key, int64_t fallba
   return value && value->is_number_integer() ? value->get<int64_t>() : fallback;
 }
 
+std::optional<std::vector<bool>> read_name_list(const nlohmann::json& request, const char* key,
+                                                const std::vector<const char*>& allowed, const char* code,
+                                                Issues& issues) {
+  auto list = request.find(key);
+  if (list == request.end()) return std::vector<bool>();
+  std::string names;
+  for (const char* name : allowed) names += std::string(names.empty() ? "'" : ", '") + name + "'";
+  const std::string path = std::string("/") + key;
+  if (!list->is_array() || list->empty() || list->size() > allowed.size()) {
+    issues.error(code, path, std::string("'") + key + "' is a list of " + names + ".");
+    return std::nullopt;
+  }
+  std::vector<bool> wanted(allowed.size(), false);
+  for (std::size_t i = 0; i < list->size(); ++i) {
+    const nlohmann::json& name = (*list)[i];
+    std::size_t at = 0;
+    while (at < allowed.size() && !(name.is_string() && name.get_ref<const std::string&>() == allowed[at])) ++at;
+    if (at == allowed.size()) {
+      issues.error(code, path + "/" + std::to_string(i), "Unknown name; use " + names + ".");
+      return std::nullopt;
+    }
+    wanted[at] = true;
+  }
+  return wanted;
+}
+
 }  // namespace llmcalc

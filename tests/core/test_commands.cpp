@@ -6,6 +6,7 @@
 #include <set>
 #include <string>
 
+#include "llmcalc/api.h"
 #include "test_support.h"
 
 namespace {
@@ -232,4 +233,28 @@ TEST_CASE("Commands and the estimate say when the engine cannot run the selectio
     INFO(request.dump());
     CHECK_FALSE(warned(envelope_for(request)));
   }
+}
+
+TEST_CASE("estimate's 'omit' leaves out commands, cost or fine-tune, the rest as in the whole answer", "[commands][request]") {
+  nlohmann::json request = {{"model", "qwen3-32b"}, {"weights", "Q4_K_M"}, {"hardware", "rtx-4090"},
+                            {"context_tokens", 32768}};
+  const nlohmann::json whole = nlohmann::json::parse(llmcalc::estimate_json(request.dump()));
+  REQUIRE(whole["ok"] == true);
+  request["omit"] = {"commands", "cost", "finetune"};
+  const nlohmann::json part = nlohmann::json::parse(llmcalc::estimate_json(request.dump()));
+  REQUIRE(part["ok"] == true);
+  nlohmann::json expected = whole["result"];
+  for (const char* key : {"commands", "cost", "finetune"}) expected.erase(key);
+  CHECK(part["result"] == expected);
+  CHECK(part["issues"] == whole["issues"]);
+  request["omit"] = {"cost"};
+  const nlohmann::json no_cost = nlohmann::json::parse(llmcalc::estimate_json(request.dump()));
+  CHECK(!no_cost["result"].contains("cost"));
+  CHECK(no_cost["result"]["commands"] == whole["result"]["commands"]);
+  request["omit"] = {"commands", "speed"};
+  const nlohmann::json bad = nlohmann::json::parse(llmcalc::estimate_json(request.dump()));
+  CHECK(bad["ok"] == false);
+  CHECK(bad["issues"][0]["path"] == "/omit/1");
+  request["omit"] = nlohmann::json::array();
+  CHECK(nlohmann::json::parse(llmcalc::estimate_json(request.dump()))["issues"][0]["path"] == "/omit");
 }

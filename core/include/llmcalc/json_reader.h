@@ -53,6 +53,13 @@ class JsonReader {
   mutable std::vector<const char*> read_;  // the keys asked for (string literals)
 };
 
+/// The names `request[key]` lists, as flags in `allowed`'s order: empty when the key is absent;
+/// nullopt, with the error `code` (its message naming the allowed names) at the list's or the
+/// item's path, when the value is not a non-empty list of at most as many allowed names.
+std::optional<std::vector<bool>> read_name_list(const nlohmann::json& request, const char* key,
+                                                const std::vector<const char*>& allowed, const char* code,
+                                                Issues& issues);
+
 /// `object[key]` when `object` is an object whose `key` holds a value of the fallback's type,
 /// else the fallback, silently: for JSON a user or a file supplied, where nlohmann's value()
 /// would throw on another type (the core is built without exceptions, so it must never).
