@@ -132,6 +132,36 @@ test('launch commands follow the controls and copy to the clipboard', async () =
   await context.close();
 });
 
+// Issue #22: a slider step shows its figures at once and leaves the commands, cost and fine-tune
+// panels to a task once the slider rests (the core's "omit"); they then follow the new context,
+// and a summary copied before that is already whole.
+test('a context slider step fills the commands, cost and fine-tune panels once the slider rests', async () => {
+  const { context, page, errors } = await openCalculator(suite.browser, `${suite.base}/index.html#v=1&ctx=8192`);
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: suite.base });
+  const command = page.locator('llm-calc [data-engine="llama.cpp"] pre');
+  assert.match(await command.textContent(), /-c 8192 /);
+  await page.locator('llm-calc #f-ctx').focus();
+  await page.keyboard.press('ArrowRight');  // 8192 -> 12288
+  // The step's figure; the command follows once the slider has rested (200 ms).
+  await page.waitForFunction(() => document.querySelector('llm-calc').shadowRoot
+    .querySelector('[data-testid="kv"] dd').textContent.startsWith('1.50 GiB'));
+  await page.waitForFunction(() => /-c 12288 /.test(document.querySelector('llm-calc').shadowRoot
+    .querySelector('[data-engine="llama.cpp"] pre').textContent));
+  // A step and the summary in one task, before the slider has rested: the copied text has the
+  // new context's command all the same.
+  await page.evaluate(async () => {
+    const root = document.querySelector('llm-calc').shadowRoot;
+    const slider = root.querySelector('#f-ctx');
+    slider.value = String(Number(slider.value) + 1);  // 12288 -> 16384
+    slider.dispatchEvent(new Event('input', { bubbles: true }));
+    await Promise.resolve();  // the step's render (a microtask)
+    root.querySelector('#copy-summary').click();
+  });
+  await page.waitForFunction(async () => /-c 16384 /.test(await navigator.clipboard.readText()));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('the rank view sorts and its rows open the calculator for that model', async () => {
   const { context, page, errors } = await openPage(suite.browser);
   await page.goto(`${suite.base}/index.html#v=1&hw=rtx-4090&ctx=8192`);

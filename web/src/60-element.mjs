@@ -5,6 +5,8 @@ import { LlmCalc } from './00-namespace.mjs';
 const el = LlmCalc.dom.el;
 const option = LlmCalc.dom.option;
 const S = LlmCalc.state;
+// The answer parts whose panels a slider step leaves until the slider rests (core "omit").
+const PANEL_PARTS = ['commands', 'cost', 'finetune'];
 
 // Copies text and says so; where the clipboard is unavailable (plain http off localhost) or
 // refuses, says that instead and shows the text to copy by hand.
@@ -350,6 +352,7 @@ class LlmCalcElement extends HTMLElement {
                                     'data-key': 'ctx', 'aria-describedby': 'ctx-value' });
     ctxSlider.addEventListener('input', () => {
       const stops = this.ctxStops || [8192];
+      this.sliding = true;  // a step: its figures first, the panels below once the slider rests
       this.set('ctx', stops[Number(ctxSlider.value)] || 8192, false);
     });
     // The value is already set and shown by the input event: the change only commits the link.
@@ -390,6 +393,7 @@ class LlmCalcElement extends HTMLElement {
     // Export: a Markdown summary to the clipboard, the request and result as a JSON file.
     const summary = el('button', { type: 'button', id: 'copy-summary', text: t('copy_summary') });
     summary.addEventListener('click', () => {
+      this.completeEstimate();
       if (!this.lastEnvelope || !this.lastEnvelope.ok) return;
       const url = window.location.href.split('#')[0] + S.encodeHash(this.state);
       const text = LlmCalc.exportSummary(this.lastEnvelope.result, this.lastRequest, this.state, t,
@@ -398,6 +402,7 @@ class LlmCalcElement extends HTMLElement {
     });
     const saveJson = el('button', { type: 'button', id: 'save-json', text: t('save_json') });
     saveJson.addEventListener('click', () => {
+      this.completeEstimate();
       if (!this.lastEnvelope) return;
       LlmCalc.downloadText('llmcalc-' + (this.state.model || 'model') + '.json',
         JSON.stringify({ request: this.lastRequest, envelope: this.lastEnvelope }, null, 1), 'application/json');
@@ -508,6 +513,7 @@ class LlmCalcElement extends HTMLElement {
     // Side by side: pinned configurations with their figures.
     this.compare = LlmCalc.compareView(t);
     this.compare.bind(() => {
+      this.completeEstimate();
       if (!this.lastEnvelope || !this.lastEnvelope.ok) return null;
       const r = this.lastEnvelope.result;
       return { label: (r.model.name || r.model.id) + ' · ' + r.weights.format + ' · ' + this.deviceSummary(r) + ' · ' +
@@ -651,9 +657,11 @@ class LlmCalcElement extends HTMLElement {
     return request;
   }
 
-  estimate() {
+  // The estimate for the state; `omit` names answer parts not needed now (core "omit").
+  estimate(omit) {
+    const ask = (request) => this.core.estimateEnvelope(omit ? Object.assign({}, request, { omit: omit }) : request);
     this.lastRequest = this.request();
-    let envelope = this.core.estimateEnvelope(this.lastRequest);
+    let envelope = ask(this.lastRequest);
     if (!envelope.ok && this.hasAttribute('sync-hash') && !this.custom) {
       let reset = false;
       envelope.issues.forEach((issue) => {
@@ -667,11 +675,28 @@ class LlmCalcElement extends HTMLElement {
       if (reset) {
         this.notice = 'link_broken';
         this.lastRequest = this.request();
-        envelope = this.core.estimateEnvelope(this.lastRequest);
+        envelope = ask(this.lastRequest);
       }
     }
     this.lastEnvelope = envelope;
+    this.partial = Boolean(omit) && envelope.ok;
     return envelope;
+  }
+
+  // A slider step's render leaves the commands, cost and fine-tune panels (and the same parts of
+  // the last answer) to this, run once the slider has rested 200 ms (steps of a held key come
+  // every 30-50 ms, so none waits behind these panels) or when the whole answer is asked for.
+  schedulePanels() {
+    if (this.panelsTimer) clearTimeout(this.panelsTimer);
+    this.panelsTimer = setTimeout(() => this.completeEstimate(), 200);
+  }
+
+  completeEstimate() {
+    if (this.panelsTimer) clearTimeout(this.panelsTimer);
+    this.panelsTimer = 0;
+    if (!this.partial) return;
+    const envelope = this.estimate();
+    if (envelope.ok) this.renderPanels(envelope.result);
   }
 
   render() {
@@ -680,7 +705,10 @@ class LlmCalcElement extends HTMLElement {
     const f = LlmCalc.i18n.formatter(this.lang);
     const ui = this.ui;
     this.showWeightFormats();  // first: it settles the format's spelling the estimate uses
-    const envelope = this.estimate();
+    const quick = this.sliding;
+    this.sliding = false;
+    const envelope = quick ? this.estimate(PANEL_PARTS) : this.estimate();
+    if (!quick && this.panelsTimer) this.completeEstimate();  // a whole answer: nothing left to fill
     LlmCalc.clearStaleRank(ui.rank, this.state, t);
     LlmCalc.clearStalePlan(ui.plan, this.state, t);
     // The notice names the settings a broken link had wrong, by their labels.
@@ -826,6 +854,18 @@ class LlmCalcElement extends HTMLElement {
         ['norms', p.norms], ['vision', p.vision], ['audio', p.audio], ['projector', p.projector], ['mtp', p.mtp]]
         .filter((part) => part[1] > 0).map((part) => part[0] + ' ' + f.params(part[1])).join(' · '),
     ]);
+    if (quick) this.schedulePanels();
+    else this.renderPanels(r);
+    this.scheduleExplore();
+    renderMath(ui.math, m.math, t, f);
+  }
+
+  // The cost, fine-tune and command panels of an answer.
+  renderPanels(r) {
+    const t = this.t.bind(this);
+    const f = LlmCalc.i18n.formatter(this.lang);
+    const ui = this.ui;
+    const m = r.memory;
     const c = r.cost;
     const usd = (v) => (typeof v === 'number' ? '$' + f.number(v, v < 10 ? 2 : 0) : '—');
     const offer = c.rent.offer;
@@ -850,8 +890,6 @@ class LlmCalcElement extends HTMLElement {
         (ft.recommended_device ? ' · ' + t('rec_device') + ': ' + ft.recommended_device.name : ''), 'ft-' + method];
     }));
     renderCommands(ui.commands, r.commands, this.state.engine === 'transformers' ? '' : this.state.engine, t);
-    this.scheduleExplore();
-    renderMath(ui.math, m.math, t, f);
   }
 }
 
