@@ -12,6 +12,7 @@ import { build, transform } from 'esbuild';
 import { loadNodeCore } from './node-core.mjs';
 import { pageListing } from './page-listing.mjs';
 import { prerenderDefaultPage } from './prerender.mjs';
+import { startAfterPaintScript } from './start-after-paint.mjs';
 
 const webDir = dirname(fileURLToPath(import.meta.url));
 const [corePath, distDir] = process.argv.slice(2);
@@ -75,9 +76,14 @@ let pageSource = replaceOnce(readFileSync(join(webDir, 'index.html'), 'utf8'), E
 pageSource = replaceOnce(pageSource, /<link rel="stylesheet" href="page.css">/,
   `<style>${pageCss}</style><script>${prerendered.guard}</script>`);
 const styleHashes = `${hash(pageCss)} ${hash(prerendered.style)}`;
-writeFileSync(join(distDir, 'index.html'), replaceOnce(pageSource, CSP, (() => {
-  const csp = CSP.exec(pageSource)[1].replace("style-src 'self'", `style-src ${styleHashes}`)
-    .replace("script-src 'self'", `script-src 'self' ${hash(prerendered.guard)}`);
+// Over http the scripts start once the pre-rendered answer is painted (web/start-after-paint.mjs).
+const starter = startAfterPaintScript(['llm-calc.js', 'llmcalc_core.js']);
+const servedPage = replaceOnce(pageSource,
+  /<script defer src="llm-calc.js"><\/script>\n<script defer src="llmcalc_core.js"><\/script>/,
+  `<script>${starter}</script>`);
+writeFileSync(join(distDir, 'index.html'), replaceOnce(servedPage, CSP, (() => {
+  const csp = CSP.exec(servedPage)[1].replace("style-src 'self'", `style-src ${styleHashes}`)
+    .replace("script-src 'self'", `script-src 'self' ${hash(prerendered.guard)} ${hash(starter)}`);
   return `<meta http-equiv="Content-Security-Policy" content="${csp}">`;
 })()));
 

@@ -27,13 +27,23 @@ function moduleOptions() {
 }
 
 // The page loads llm-calc.js before llmcalc_core.js (the element can then replace a pre-rendered
-// page that does not show its state before the large script arrives), both deferred: the factory
-// is awaited until the document's scripts have run.
+// page that does not show its state before the large script arrives): deferred, inserted by
+// index.html once its first frame is painted (web/start-after-paint.mjs) or inline in the single
+// file. The factory is awaited until the glue's script element has run, else the document's
+// scripts.
 function scriptsRun() {
-  if (typeof createLlmCalcCore === 'function' || document.readyState === 'complete') return Promise.resolve();
+  if (typeof createLlmCalcCore === 'function') return Promise.resolve();
+  const glue = document.querySelector('script[src$="llmcalc_core.js"]');
   return new Promise(function (done) {
-    document.addEventListener('DOMContentLoaded', done, { once: true });
-    window.addEventListener('load', done, { once: true });
+    if (glue) {
+      glue.addEventListener('load', done, { once: true });
+      glue.addEventListener('error', done, { once: true });
+    } else if (document.readyState === 'complete') {
+      done();
+    } else {
+      document.addEventListener('DOMContentLoaded', done, { once: true });
+      window.addEventListener('load', done, { once: true });
+    }
   });
 }
 
