@@ -129,3 +129,29 @@ test('the default page keeps its pre-rendered figures on screen until the live p
     assert.equal(await page.locator('llm-calc style[data-prerendered-state]').count(), 0);
   });
 });
+
+// The scripts of index.html are asked for only once its pre-rendered answer has been painted
+// (web/start-after-paint.mjs): with deferred scripts, Chromium requested them while parsing and
+// ran them before the first frame. A share link, which paints nothing of the pre-render, asks at once.
+test('index.html paints its pre-rendered answer before it asks for its scripts; a share link asks at once', async () => {
+  const timings = async (url) => {
+    const { context, page, errors } = await openPage(suite.browser, { locale: 'en-US' });
+    await page.goto(url);
+    await waitForCalculator(page);
+    const seen = await page.evaluate(() => ({
+      paint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime,
+      scripts: ['llm-calc.js', 'llmcalc_core.js'].map((name) =>
+        performance.getEntriesByType('resource').find((entry) => entry.name.endsWith(`/${name}`)).startTime),
+    }));
+    assert.deepEqual(errors, []);
+    await context.close();
+    return seen;
+  };
+  const start = await timings(`${suite.base}/index.html`);
+  assert.ok(start.paint > 0, 'the default page paints');
+  for (const requested of start.scripts) assert.ok(requested >= start.paint, `${requested} ms >= ${start.paint} ms`);
+  const link = await timings(`${suite.base}/index.html#v=1&model=qwen3-8b`);
+  for (const requested of link.scripts) {
+    assert.ok(link.paint === undefined || requested < link.paint, `${requested} ms < ${link.paint} ms`);
+  }
+});
