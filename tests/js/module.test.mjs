@@ -65,9 +65,13 @@ test('the catalog listing dist/llmcalc_core.js carries is the module\'s own, as 
   assert.equal(typeof listing, 'object');
   const catalog = JSON.parse(core.catalog()).result;
   assertSame(listing, pageListing(catalog), 'listing');
-  // Every model and device, each with the module's name for it.
-  assert.deepEqual(listing.models.map((m) => [m.id, m.name]), catalog.models.map((m) => [m.id, m.name]));
-  assert.deepEqual(listing.devices.map((d) => [d.id, d.name]), catalog.devices.map((d) => [d.id, d.name]));
+  // Every model and device, each with the module's name for it, in the menus' order: by name.
+  const byId = (records) => records.map((r) => [r.id, r.name]).sort((a, b) => (a[0] < b[0] ? -1 : 1));
+  for (const kind of ['models', 'devices']) {
+    assert.deepEqual(byId(listing[kind]), byId(catalog[kind]));
+    listing[kind].slice(1).forEach((record, i) =>
+      assert.ok(listing[kind][i].name.localeCompare(record.name, 'en') <= 0, `${kind}: ${listing[kind][i].name} before ${record.name}`));
+  }
 });
 
 test('version is a semantic version string', () => {

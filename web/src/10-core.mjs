@@ -27,10 +27,10 @@ function moduleOptions() {
 }
 
 // The page loads llm-calc.js before llmcalc_core.js (the element can then replace a pre-rendered
-// page that does not show its state before the large script arrives): deferred, inserted by
-// index.html once its first frame is painted (web/start-after-paint.mjs) or inline in the single
-// file. The factory is awaited until the glue's script element has run, else the document's
-// scripts.
+// page that does not show its state before the large script arrives): index.html inserts both
+// once its first frame is painted (web/start-after-paint.mjs), the single file has them inline,
+// an embedding page may defer them. The factory is awaited until the glue's script element has
+// run (or the window has loaded), else until the document's scripts have.
 function scriptsRun() {
   if (typeof createLlmCalcCore === 'function') return Promise.resolve();
   const glue = document.querySelector('script[src$="llmcalc_core.js"]');
@@ -38,11 +38,12 @@ function scriptsRun() {
     if (glue) {
       glue.addEventListener('load', done, { once: true });
       glue.addEventListener('error', done, { once: true });
-    } else if (document.readyState === 'complete') {
-      done();
-    } else {
-      document.addEventListener('DOMContentLoaded', done, { once: true });
+    }
+    if (document.readyState !== 'complete') {
+      if (!glue) document.addEventListener('DOMContentLoaded', done, { once: true });
       window.addEventListener('load', done, { once: true });
+    } else if (!glue) {
+      done();
     }
   });
 }

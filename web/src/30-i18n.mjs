@@ -148,33 +148,80 @@ function translator(lang) {
   };
 }
 
-// Intl.NumberFormat objects are costly to make: one per locale and digit count, kept for the
-// page's life, each with the texts it wrote. A keystroke formats some sixty numbers, most of them
-// the same as the keystroke before (the model's, the device's, the weights'): a text written once
-// is looked up, not formatted again (Intl's format was a twelfth of a keystroke's render).
-// Negative zero is formatted each time, since a Map does not tell it from zero.
-const numberFormats = {};
+// Numbers are written as Intl.NumberFormat writes them for en-US and es-ES with a fixed count of
+// fraction digits, without Intl: a page's first Intl object costs Chromium ICU's start, 42 ms at
+// 1x on the development VM (a sixth of a share link's wait for its figures; issue #22). ICU rounds
+// the shortest decimal that reads back as the number (String(value)), half away from zero; groups
+// of three integer digits are joined by ',' in English and by '.' in Spanish, where a four-digit
+// integer part is not grouped (CLDR's minimum grouping digits for es: 2); the decimal separator is
+// '.' or ','; a negative number, negative zero among them, keeps its '-'. tests/js/number_format.
+// test.mjs compares this with Intl over 200,000 values.
+const SEPARATORS = { 'en-US': { group: ',', decimal: '.', minimumGrouping: 1 },
+                     'es-ES': { group: '.', decimal: ',', minimumGrouping: 2 } };
+
+// The digits of a non-negative finite `magnitude` rounded to `digits` fraction digits, half away
+// from zero: [integer digits, fraction digits].
+function roundedDigits(magnitude, digits) {
+  const text = String(magnitude);  // e.g. "123.456", "1e+21", "1.5e-7"
+  const e = text.indexOf('e');
+  const mantissa = e < 0 ? text : text.slice(0, e);
+  const point = mantissa.indexOf('.');
+  let all = point < 0 ? mantissa : mantissa.slice(0, point) + mantissa.slice(point + 1);
+  let integerLength = (point < 0 ? mantissa.length : point) + (e < 0 ? 0 : Number(text.slice(e + 1)));
+  if (integerLength < 1) {
+    all = '0'.repeat(1 - integerLength) + all;
+    integerLength = 1;
+  }
+  const kept = integerLength + digits;
+  if (all.length < kept) all += '0'.repeat(kept - all.length);
+  const chars = all.slice(0, kept).split('');
+  if (all.length > kept && all.charCodeAt(kept) >= 53) {  // '5' or more: at least half, up
+    let i = kept - 1;
+    while (i >= 0 && chars[i] === '9') chars[i--] = '0';
+    if (i >= 0) {
+      chars[i] = String.fromCharCode(chars[i].charCodeAt(0) + 1);
+    } else {
+      chars.unshift('1');
+      ++integerLength;
+    }
+  }
+  const integer = chars.slice(0, integerLength).join('').replace(/^0+(?=\d)/, '');
+  return [integer, chars.slice(integerLength).join('')];
+}
+
+function formatFixed(value, digits, separators) {
+  const [integer, fraction] = roundedDigits(Math.abs(value), digits);
+  let grouped = integer;
+  if (integer.length >= 3 + separators.minimumGrouping) {
+    grouped = '';
+    for (let end = integer.length; end > 0; end -= 3) {
+      grouped = integer.slice(Math.max(0, end - 3), end) + (grouped ? separators.group + grouped : '');
+    }
+  }
+  const sign = value < 0 || Object.is(value, -0) ? '-' : '';
+  return sign + grouped + (digits > 0 ? separators.decimal + fraction : '');
+}
+
+// A keystroke formats some sixty numbers, most of them the same as the keystroke before (the
+// model's, the device's, the weights'): a text written once is looked up, not written again.
+// Negative zero is written each time, since a Map does not tell it from zero.
+const formattedTexts = {};
 const FORMATTED_TEXTS_KEPT = 4096;
 
 // Number formatting per locale; never prints NaN or Infinity.
 function formatter(lang) {
   const locale = lang === 'es' ? 'es-ES' : 'en-US';
+  const separators = SEPARATORS[locale];
   function number(value, digits) {
     if (typeof value !== 'number' || !isFinite(value)) return '—';
+    if (Object.is(value, -0)) return formatFixed(value, digits, separators);
     const key = locale + ' ' + digits;
-    if (!numberFormats[key]) {
-      numberFormats[key] = {
-        format: new Intl.NumberFormat(locale, { maximumFractionDigits: digits, minimumFractionDigits: digits }),
-        texts: new Map(),
-      };
-    }
-    const kept = numberFormats[key];
-    if (Object.is(value, -0)) return kept.format.format(value);
-    let text = kept.texts.get(value);
+    const texts = formattedTexts[key] || (formattedTexts[key] = new Map());
+    let text = texts.get(value);
     if (text === undefined) {
-      text = kept.format.format(value);
-      if (kept.texts.size >= FORMATTED_TEXTS_KEPT) kept.texts.clear();
-      kept.texts.set(value, text);
+      text = formatFixed(value, digits, separators);
+      if (texts.size >= FORMATTED_TEXTS_KEPT) texts.clear();
+      texts.set(value, text);
     }
     return text;
   }

@@ -312,8 +312,8 @@ class LlmCalcElement extends HTMLElement {
     const field = (key, control, extra) =>
       el('div', { class: 'field' }, el('label', { for: 'f-' + key, text: t(key) }), control, extra || null);
 
-    // Model picker with a search filter.
-    const models = catalog.models.slice().sort((a, b) => a.name.localeCompare(b.name));
+    // Model picker with a search filter; the listing comes sorted by name (web/page-listing.mjs).
+    const models = catalog.models;
     const modelSelect = select('model', models.map((m) => m.id), (id) => {
       const m = models.find((x) => x.id === id);
       return m ? m.name : id;
@@ -342,7 +342,7 @@ class LlmCalcElement extends HTMLElement {
       modelSelect.dispatchEvent(new Event('change'));
     });
 
-    const devices = catalog.devices.slice().sort((a, b) => a.name.localeCompare(b.name));
+    const devices = catalog.devices;
     this.finetune = LlmCalc.finetuneEditor(t, (key, value) => this.set(key, value, true));
     this.machines = LlmCalc.machineEditor(t, devices, catalog.links || [], (key, value) => this.set(key, value, true));
     const hwSelect = select('hw', devices.map((d) => d.id).concat(['custom']), this.machines.deviceName);
