@@ -250,9 +250,14 @@ int64_t device_memory_bytes(const Hardware& hardware, const EngineSettings& engi
   if (hardware.kind != "discrete" && engine.unified_memory_fraction > 0) {
     return static_cast<int64_t>(engine.unified_memory_fraction * static_cast<double>(hardware.memory_bytes));
   }
-  // vLLM and SGLang size their budgets from the total the driver reports (torch.cuda.mem_get_info).
-  if (is_paged_server(engine.engine) && hardware.driver_total_bytes > 0) {
-    return hardware.driver_total_bytes - (hardware.kind == "discrete" ? engine.reserved_bytes : 0);
+  // The total the driver reports (cudaMemGetInfo, torch.cuda.mem_get_info), where a device's record
+  // has it (an A40 or L40S with ECC on: 44.42 GiB of 48). vLLM and SGLang size their budgets from
+  // it, the CUDA context inside them (vLLM counts it as non-torch memory); on a discrete GPU the
+  // other engines have it less their context (the reserve, which below also stands in for the
+  // driver's share of a nominal capacity).
+  if (hardware.driver_total_bytes > 0) {
+    if (is_paged_server(engine.engine)) return hardware.driver_total_bytes;
+    if (hardware.kind == "discrete") return hardware.driver_total_bytes - engine.reserved_bytes;
   }
   if (hardware.backend == "metal") {
     // macOS caps GPU-wired memory (recommendedMaxWorkingSetSize): about 2/3 of RAM up to 36 GB,

@@ -294,6 +294,21 @@ TEST_CASE("vLLM and SGLang on a DGX Spark start from the 121.69 GiB its driver r
   CHECK(sglang["scenario"]["mem_fraction_static"].get<double>() == Approx(0.888));
 }
 
+TEST_CASE("An A40 or L40S starts vLLM from the 44.42 GiB its driver reports, llama.cpp from that less its context", "[engines][vllm]") {
+  // With ECC on (the data-center default) nvidia-smi shows 46,068 MiB and torch 44.42 GiB of the
+  // nominal 48 (data/devices/l40s.json, a40.json cuda_total_source: vLLM 0.10.2 on 8 x L40S, "Free
+  // memory on device (43.93/44.42 GiB) ... Desired GPU memory utilization is (0.9, 39.98 GiB)";
+  // 0.9 x 44.42 = 39.978). vLLM's budget is its 0.92 of that total; llama.cpp's --fit starts from
+  // what the driver has free, the total less the CUDA context (512 MiB), and leaves 1 GiB.
+  const double total = std::round(44.42 * 1073741824.0);
+  for (const char* device : {"l40s", "a40"}) {
+    auto vllm = result_of({{"model", "llama-3.1-8b"}, {"weights", "BF16"}, {"engine", "vllm"}, {"hardware", device}});
+    CHECK(vllm["memory"]["usable_bytes"].get<double>() == std::floor(0.92 * total));
+    auto llama = result_of({{"model", "llama-3.1-8b"}, {"weights", "Q4_K_M"}, {"hardware", device}});
+    CHECK(llama["memory"]["usable_bytes"].get<double>() == total - 512.0 * 1048576 - 1024.0 * 1048576);
+  }
+}
+
 TEST_CASE("SGLang: a hybrid model's recurrent states take 0.9 / 1.9 of what the weights leave, by hand", "[engines][sglang]") {
   // KVCacheConfigurator._handle_max_mamba_cache (sgl-project/sglang, 2026): without
   // --max-mamba-cache-size the state pool gets rest x 0.9 / (1 + 0.9) in whole per-request states
