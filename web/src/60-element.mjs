@@ -708,7 +708,6 @@ class LlmCalcElement extends HTMLElement {
     const quick = this.sliding;
     this.sliding = false;
     const envelope = quick ? this.estimate(PANEL_PARTS) : this.estimate();
-    if (!quick && this.panelsTimer) this.completeEstimate();  // a whole answer: nothing left to fill
     LlmCalc.clearStaleRank(ui.rank, this.state, t);
     LlmCalc.clearStalePlan(ui.plan, this.state, t);
     // The notice names the settings a broken link had wrong, by their labels.
