@@ -19,7 +19,10 @@ std::shared_ptr<const WeightPlan> catalog_plan(const Scenario& s, const ModelSpe
   std::string key = s.model_id + "|" + s.rules_format() + (s.imatrix ? "|imatrix" : "");
   auto it = cache.find(key);
   if (it != cache.end()) return it->second;
-  std::optional<WeightPlan> plan = plan_weights(model, s.rules_format(), "/weights", issues, s.imatrix);
+  // A kept spec a rank's visit gave its tensors back to lists them again.
+  const ModelSpec* listed = model.tensors.empty() ? catalog_model_spec(s.model_id, issues) : &model;
+  if (!listed) return nullptr;
+  std::optional<WeightPlan> plan = plan_weights(*listed, s.rules_format(), "/weights", issues, s.imatrix);
   if (!plan) return nullptr;
   auto shared = std::make_shared<const WeightPlan>(std::move(*plan));
   cache.emplace(key, shared);

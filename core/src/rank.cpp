@@ -227,7 +227,8 @@ std::string rank_models(const nlohmann::json& request, Issues& issues) {
     JsonListText rows(o.key("rows"));
     for (const CatalogModel& entry : Catalog::instance().models()) {
       Issues model_issues;
-      const ModelSpec* spec = catalog_model_spec(entry.id, model_issues);
+      CatalogSpecVisit visit(entry.id, model_issues);
+      const ModelSpec* spec = visit.spec();
       if (!spec) continue;
       Scenario& s = *base;  // reused: the model itself is passed by reference, never copied
       s.model_id = entry.id;

@@ -59,18 +59,49 @@ void apply_engine_defaults(Scenario& s, bool ubatch_given, std::optional<bool> k
   s.apply_device_defaults();
 }
 
+// Catalog configs are fixed, so each spec is built once per process (its tensor list again
+// after a CatalogSpecVisit gave it back).
+std::map<std::string, ModelSpec>& kept_specs() {
+  static std::map<std::string, ModelSpec> specs;
+  return specs;
+}
+
+std::optional<ModelSpec> build_catalog_model(const std::string& id, Issues& issues) {
+  const CatalogModel* entry = Catalog::instance().find_model(id);
+  if (!entry) return std::nullopt;
+  return build_model(entry->config(), "/model", issues);
+}
+
 }  // namespace
 
 const ModelSpec* catalog_model_spec(const std::string& id, Issues& issues) {
-  // Catalog configs are fixed, so each is built once per process.
-  static std::map<std::string, ModelSpec> cache;
-  auto it = cache.find(id);
-  if (it != cache.end()) return &it->second;
-  const CatalogModel* entry = Catalog::instance().find_model(id);
-  if (!entry) return nullptr;
-  std::optional<ModelSpec> built = build_model(entry->config(), "/model", issues);
-  if (!built) return nullptr;
-  return &cache.emplace(id, std::move(*built)).first->second;
+  auto it = kept_specs().find(id);
+  if (it == kept_specs().end()) {
+    std::optional<ModelSpec> built = build_catalog_model(id, issues);
+    if (!built) return nullptr;
+    return &kept_specs().emplace(id, std::move(*built)).first->second;
+  }
+  // Every model has tensors: an empty list is one a visit gave back.
+  if (it->second.tensors.empty()) {
+    std::optional<ModelSpec> built = build_catalog_model(id, issues);
+    if (!built) return nullptr;
+    it->second.tensors = std::move(built->tensors);
+  }
+  return &it->second;
+}
+
+CatalogSpecVisit::CatalogSpecVisit(const std::string& id, Issues& issues) {
+  auto it = kept_specs().find(id);
+  if (it != kept_specs().end()) {
+    spec_ = &it->second;
+    return;
+  }
+  std::optional<ModelSpec> built = build_catalog_model(id, issues);
+  if (built) spec_ = &kept_specs().emplace(id, std::move(*built)).first->second;
+}
+
+CatalogSpecVisit::~CatalogSpecVisit() {
+  if (spec_) spec_->tensors = std::vector<TensorSpec>();
 }
 
 namespace {

@@ -275,3 +275,39 @@ TEST_CASE("When a setup does not run, the advice is what would, each checked", "
   CHECK(verdict_with({{"devices", count}}) != "oom");
   CHECK(verdict_with({{"devices", count - 1}}) == "oom");
 }
+
+TEST_CASE("A rank gives back the tensor lists of the catalog's specs; a plan or an estimate lists them again", "[rank]") {
+  // The first rank touched 10.6 MB of tensor lists it then kept (scenario.h, CatalogSpecVisit).
+  REQUIRE(nlohmann::json::parse(llmcalc::rank_json(R"({"hardware":"rtx-4090"})"))["ok"] == true);
+  int given_back = 0;
+  for (const llmcalc::CatalogModel& entry : llmcalc::Catalog::instance().models()) {
+    llmcalc::Issues issues;
+    llmcalc::CatalogSpecVisit visit(entry.id, issues);
+    REQUIRE(visit.spec());
+    given_back += visit.spec()->tensors.empty();
+  }
+  CHECK(given_back == static_cast<int>(llmcalc::Catalog::instance().models().size()));
+  // A rank of another engine plans formats the first did not: each from a given-back spec, whose
+  // list catalog_plan has built again. Every row's bits per weight is its format's plan of a spec
+  // built afresh from the catalog's config (no cache between them).
+  auto ranked = nlohmann::json::parse(llmcalc::rank_json(R"({"hardware":"m4-max-64gb","engine":"mlx"})"));
+  REQUIRE(ranked["ok"] == true);
+  int compared = 0;
+  for (const auto& row : ranked["result"]["rows"]) {
+    const std::string id = row["model"];
+    INFO(id << " " << row["weights"]);
+    llmcalc::Issues issues;
+    std::optional<llmcalc::ModelSpec> fresh =
+        llmcalc::build_model(llmcalc::Catalog::instance().find_model(id)->config(), "/model", issues);
+    REQUIRE(fresh);
+    std::optional<llmcalc::WeightPlan> plan = llmcalc::plan_weights(*fresh, row["weights"], "/weights", issues, false);
+    REQUIRE(plan);
+    CHECK(row["bits_per_weight"].get<double>() == Approx(plan->bits_per_weight()).epsilon(1e-12));
+    // An estimate lists the spec's tensors again: the same list as the fresh spec's.
+    const llmcalc::ModelSpec* kept = llmcalc::catalog_model_spec(id, issues);
+    REQUIRE(kept);
+    CHECK(kept->tensors.size() == fresh->tensors.size());
+    ++compared;
+  }
+  CHECK(compared >= 100);
+}
