@@ -167,6 +167,7 @@ test('the rank view sorts and its rows open the calculator for that model', asyn
   await page.goto(`${suite.base}/index.html#v=1&hw=rtx-4090&ctx=8192`);
   await page.locator('llm-calc #rank-button').click();
   await page.locator('llm-calc #rank-table tbody tr').first().waitFor();
+  await page.locator('llm-calc #rank-table:not([aria-busy])').waitFor();  // its rows after the first 40
   assert.ok(await page.locator('llm-calc #rank-table tbody tr').count() >= 80);
   // Sort by decode speed: a numeric column sorts largest first on the first click.
   await page.locator('llm-calc #rank-table [data-sort="decode"]').click();
@@ -183,6 +184,39 @@ test('the rank view sorts and its rows open the calculator for that model', asyn
   await first.locator('a').click();
   await page.waitForFunction((m) => location.hash.includes('model=' + m), model);
   await page.waitForFunction((m) => document.querySelector('llm-calc').shadowRoot.querySelector('#f-model').value === m, model);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a long table writes its first 40 rows at once, the rest once that frame is painted; its CSV has every row', async () => {
+  const { context, page, errors } = await openCalculator(suite.browser, `${suite.base}/index.html#v=1&hw=rtx-4090`);
+  // The moment the first row is in the table: 40 rows (web/src/56-sortable-table.mjs FIRST_ROWS)
+  // and the table busy.
+  const first = await page.locator('llm-calc').evaluate((host) => new Promise((done) => {
+    const root = host.shadowRoot;
+    const observer = new MutationObserver(() => {
+      const table = root.querySelector('#rank-table');
+      if (!table || !table.querySelector('tbody tr')) return;
+      observer.disconnect();
+      done({ rows: table.querySelectorAll('tbody tr').length, busy: table.getAttribute('aria-busy') });
+    });
+    observer.observe(root, { subtree: true, childList: true });
+    root.querySelector('#rank-button').click();
+  }));
+  assert.deepEqual(first, { rows: 40, busy: 'true' });
+  await page.locator('llm-calc #rank-table:not([aria-busy])').waitFor();
+  const all = await page.locator('llm-calc #rank-table tbody tr').count();
+  assert.ok(all >= 80, `${all} rows`);
+  // Sorted again and saved in the same task, before its rows after the first 40 are written: the
+  // CSV still has them all, in the new order.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.locator('llm-calc').evaluate((host) => {
+    host.shadowRoot.querySelector('#rank-table [data-sort="decode"]').click();
+    host.shadowRoot.querySelector('[data-testid="rank-table-csv"]').click();
+  })]);
+  const lines = (await (await import('node:fs/promises')).readFile(await download.path(), 'utf8')).trim().split('\r\n');
+  assert.equal(lines.length, all + 1);
+  const names = await page.locator('llm-calc #rank-table tbody tr td:first-child').allTextContents();
+  assert.deepEqual(lines.slice(1).map((line) => JSON.parse('[' + line + ']')[0]), names);
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -244,7 +278,7 @@ test('matrix, memory chart and device table follow the estimate', async () => {
   // The device table is built when its section opens.
   assert.equal(await page.locator('llm-calc #device-table').count(), 0);
   await page.locator('llm-calc #devices-card summary').click();
-  await page.locator('llm-calc #device-table tbody tr').first().waitFor();
+  await page.locator('llm-calc #device-table:not([aria-busy])').waitFor();
   assert.ok(await page.locator('llm-calc #device-table tbody tr').count() >= 90);
   assert.deepEqual(errors, []);
   await context.close();

@@ -194,6 +194,7 @@ test('a table saves as CSV the rows it shows (issue #21 item 13)', async () => {
   await page.locator('llm-calc #rank-button').click();
   await page.locator('llm-calc #rank-table tbody tr').first().waitFor();
   await page.locator('llm-calc #rank-filter').fill('Qwen3 8B');
+  await page.locator('llm-calc #rank-table:not([aria-busy])').waitFor();
   const shown = await page.locator('llm-calc #rank-table tbody tr').count();
   assert.ok(shown >= 1);
   const [download] = await Promise.all([page.waitForEvent('download'),

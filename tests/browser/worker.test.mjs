@@ -15,6 +15,8 @@ const STATE = '#v=1&model=llama-3.1-70b&weights=Q8_0&engine=vllm&hw=rtx-4090&ctx
 // Every panel the explore answers draw, as markup, once the host says they show the current state.
 async function panels(page) {
   await page.locator('llm-calc[data-explored]').waitFor();
+  // A long table writes its first rows at once and the rest after a paint (aria-busy meanwhile).
+  await page.waitForFunction(() => !document.querySelector('llm-calc').shadowRoot.querySelector('table[aria-busy]'));
   return page.locator('llm-calc').evaluate((host) => {
     const root = host.shadowRoot;
     return {

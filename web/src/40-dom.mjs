@@ -62,4 +62,12 @@ function showValid(input, value, error) {
   if (!error.hidden) error.hidden = true;
 }
 
-LlmCalc.dom = { el: el, clear: clear, option: option, textItems: textItems, setValue: setValue, showValid: showValid };
+// Resolves once a frame has been painted (a task after the next animation frame).
+function afterNextPaint() {
+  return new Promise(function (done) {
+    requestAnimationFrame(function () { setTimeout(done, 0); });
+  });
+}
+
+LlmCalc.dom = { el: el, clear: clear, option: option, textItems: textItems, setValue: setValue, showValid: showValid,
+  afterNextPaint: afterNextPaint };

@@ -4,6 +4,11 @@ import { LlmCalc } from './00-namespace.mjs';
 
 const el = LlmCalc.dom.el;
 
+// The rows a draw writes at once; the rest follow once that frame is painted (the table says
+// aria-busy meanwhile). The ranking's 168 rows took 28-45 ms of script and 36-47 ms of layout
+// before any showed (1x, the page's first ranking; issue #22).
+const FIRST_ROWS = 40;
+
 // columns: [{ key, label, value(row) -> number|string, cell(row) -> Node|string, ascending }]
 // Returns { element, draw(filter) } where filter(row) -> boolean.
 LlmCalc.sortableTable = function (options) {
@@ -34,6 +39,25 @@ LlmCalc.sortableTable = function (options) {
       button.textContent = label + (sorted ? (ascending ? ' ▲' : ' ▼') : '');
     });
   }
+  function appendRows(shown) {
+    shown.forEach((row) => {
+      const tr = el('tr', options.rowAttributes ? options.rowAttributes(row) : {});
+      columns.forEach((c) => {
+        const content = c.cell(row);
+        tr.appendChild(el('td', { class: c.cellClass ? c.cellClass(row) : null },
+          typeof content === 'string' ? document.createTextNode(content) : content));
+      });
+      body.appendChild(tr);
+    });
+  }
+  // The rows of the last draw not written yet; `draws` tells a later draw's wait from this one's.
+  let rest = [];
+  let draws = 0;
+  function complete() {
+    appendRows(rest);
+    rest = [];
+    table.removeAttribute('aria-busy');
+  }
   function draw(newFilter) {
     if (newFilter) filter = newFilter;
     markSorted();
@@ -47,15 +71,15 @@ LlmCalc.sortableTable = function (options) {
       return (ascending ? order : -order) || (column.tie ? column.tie(a, b) : 0);
     });
     LlmCalc.dom.clear(body);
-    shown.forEach((row) => {
-      const tr = el('tr', options.rowAttributes ? options.rowAttributes(row) : {});
-      columns.forEach((c) => {
-        const content = c.cell(row);
-        tr.appendChild(el('td', { class: c.cellClass ? c.cellClass(row) : null },
-          typeof content === 'string' ? document.createTextNode(content) : content));
-      });
-      body.appendChild(tr);
-    });
+    appendRows(shown.slice(0, FIRST_ROWS));
+    rest = shown.slice(FIRST_ROWS);
+    const drawn = ++draws;
+    if (!rest.length) {
+      table.removeAttribute('aria-busy');
+      return;
+    }
+    table.setAttribute('aria-busy', 'true');
+    LlmCalc.dom.afterNextPaint().then(() => { if (drawn === draws) complete(); });
   }
   const table = el('table', { class: 'rank', id: options.id }, el('thead', {}, head), body);
   draw();
@@ -64,6 +88,7 @@ LlmCalc.sortableTable = function (options) {
   // The rows as shown (filtered and sorted), as CSV (issue #21 item 13).
   const csv = el('button', { type: 'button', class: 'csv', 'data-testid': options.id + '-csv', text: options.csvLabel });
   csv.addEventListener('click', () => {
+    complete();
     const quote = (text) => '"' + String(text).replace(/"/g, '""') + '"';
     const lines = [columns.map((c) => quote(c.label)).join(',')].concat(Array.prototype.map.call(body.rows,
       (tr) => Array.prototype.map.call(tr.cells, (td) => quote(td.textContent)).join(',')));

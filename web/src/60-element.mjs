@@ -19,14 +19,6 @@ function copyText(text, status, copied, unavailable) {
   }
 }
 
-// Resolves once a frame has been painted. The pre-rendered page is replaced only then: Chromium
-// drops the largest-contentful-paint record of a node removed before its paint is presented.
-function afterNextPaint() {
-  return new Promise(function (done) {
-    requestAnimationFrame(function () { setTimeout(done, 0); });
-  });
-}
-
 class LlmCalcElement extends HTMLElement {
   static get observedAttributes() {
     return S.KEYS;
@@ -77,7 +69,9 @@ class LlmCalcElement extends HTMLElement {
     // The module and the page's language (a script of its own unless English) load side by side.
     Promise.all([LlmCalc.loadCore(), LlmCalc.i18n.load(LlmCalc.i18n.pickLanguage(this.state.lang))]).then(function (loaded) {
       const core = loaded[0];
-      return self.takeover ? afterNextPaint().then(function () { return core; }) : core;
+      // The pre-rendered page is replaced only once a frame has been painted: Chromium drops the
+      // largest-contentful-paint record of a node removed before its paint is presented.
+      return self.takeover ? LlmCalc.dom.afterNextPaint().then(function () { return core; }) : core;
     }).then(function (core) {
       self.core = core;
       self.build();
