@@ -72,33 +72,28 @@ std::optional<ModelSpec> build_catalog_model(const std::string& id, Issues& issu
   return build_model(entry->config(), "/model", issues);
 }
 
+// The kept spec of `id`, built and kept if it is not yet; nullptr (with issues) if it fails.
+ModelSpec* kept_spec(const std::string& id, Issues& issues) {
+  auto it = kept_specs().find(id);
+  if (it != kept_specs().end()) return &it->second;
+  std::optional<ModelSpec> built = build_catalog_model(id, issues);
+  return built ? &kept_specs().emplace(id, std::move(*built)).first->second : nullptr;
+}
+
 }  // namespace
 
 const ModelSpec* catalog_model_spec(const std::string& id, Issues& issues) {
-  auto it = kept_specs().find(id);
-  if (it == kept_specs().end()) {
-    std::optional<ModelSpec> built = build_catalog_model(id, issues);
-    if (!built) return nullptr;
-    return &kept_specs().emplace(id, std::move(*built)).first->second;
-  }
+  ModelSpec* spec = kept_spec(id, issues);
   // Every model has tensors: an empty list is one a visit gave back.
-  if (it->second.tensors.empty()) {
+  if (spec && spec->tensors.empty()) {
     std::optional<ModelSpec> built = build_catalog_model(id, issues);
     if (!built) return nullptr;
-    it->second.tensors = std::move(built->tensors);
+    spec->tensors = std::move(built->tensors);
   }
-  return &it->second;
+  return spec;
 }
 
-CatalogSpecVisit::CatalogSpecVisit(const std::string& id, Issues& issues) {
-  auto it = kept_specs().find(id);
-  if (it != kept_specs().end()) {
-    spec_ = &it->second;
-    return;
-  }
-  std::optional<ModelSpec> built = build_catalog_model(id, issues);
-  if (built) spec_ = &kept_specs().emplace(id, std::move(*built)).first->second;
-}
+CatalogSpecVisit::CatalogSpecVisit(const std::string& id, Issues& issues) : spec_(kept_spec(id, issues)) {}
 
 CatalogSpecVisit::~CatalogSpecVisit() {
   if (spec_) spec_->tensors = std::vector<TensorSpec>();

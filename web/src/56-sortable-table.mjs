@@ -75,7 +75,7 @@ LlmCalc.sortableTable = function (options) {
     rest = shown.slice(FIRST_ROWS);
     const drawn = ++draws;
     if (!rest.length) {
-      table.removeAttribute('aria-busy');
+      complete();
       return;
     }
     table.setAttribute('aria-busy', 'true');
