@@ -69,7 +69,11 @@ for (const name of ['index.html', 'embed.html']) {
 
 // The page with its default answer pre-rendered and its few lines of style inline (no
 // render-blocking request before the first paint); both <style> elements are allowed by hash.
+// The page is pre-rendered with its own style (its margins set the width the cards' heights are
+// measured at), which only the served index.html carries inline.
+copyFileSync(join(webDir, 'page.css'), join(distDir, 'page.css'));
 const prerendered = await prerenderDefaultPage(distDir);
+rmSync(join(distDir, 'page.css'));
 const pageCss = readFileSync(join(webDir, 'page.css'), 'utf8');
 let pageSource = replaceOnce(readFileSync(join(webDir, 'index.html'), 'utf8'), ELEMENT,
   `<llm-calc sync-hash aria-busy="true">${prerendered.template}</llm-calc>`);

@@ -11,6 +11,28 @@ import { createStaticServer } from './static-server.mjs';
 function serializeCalculator() {
   const host = document.querySelector('llm-calc');
   const root = host.shadowRoot;
+  // A closed section shows its summary only, so its contents stay out of the HTML: 30 of the
+  // page's 40 inputs and 4 of its 11 menus, 10 KB of markup. Chromium's form scan at
+  // DOMContentLoaded and the first layout went through each of them before the first frame
+  // (25-30 ms of forced style and layout in a trace); a section opened before the live element
+  // replaces the pre-render shows nothing for that moment.
+  root.querySelectorAll('details:not([open])').forEach((details) => {
+    Array.from(details.childNodes).forEach((node) => { if (node.nodeName !== 'SUMMARY') node.remove(); });
+  });
+  // Result cards off screen are neither laid out nor painted until scrolled near
+  // (content-visibility), each holding the height it has here (1,280 px wide) so the page keeps
+  // its length. In the pre-render only: on the live page a card taking its real height as it came
+  // near moved the page under the pointer (README, the twentieth session); here nothing acts yet.
+  const cards = Array.from(root.querySelectorAll('.results > .card'));
+  const heights = cards.map((card) => {
+    const box = getComputedStyle(card);
+    return card.getBoundingClientRect().height - ['paddingTop', 'paddingBottom', 'borderTopWidth',
+      'borderBottomWidth'].reduce((sum, side) => sum + parseFloat(box[side]), 0);
+  });
+  cards.forEach((card, index) => {
+    card.style.setProperty('content-visibility', 'auto');
+    card.style.setProperty('contain-intrinsic-block-size', `auto ${heights[index]}px`);
+  });
   root.querySelectorAll('input').forEach((input) => {
     if (input.type === 'checkbox' || input.type === 'radio') input.toggleAttribute('checked', input.checked);
     else if (input.type !== 'file') input.setAttribute('value', input.value);

@@ -10,23 +10,31 @@ import { browserSuite, distDir, figure, openPage, waitForCalculator } from './ha
 const suite = browserSuite();
 
 // Everything a reader sees: the text of the shadow root's visible elements, the values of its
-// controls (a menu's with the label it shows), and which sections are open. A menu's text is
-// every option's, shown or not, and the pre-render keeps only the chosen one (web/prerender.mjs):
-// menus are taken out of the text while it is read.
+// controls outside closed sections (a menu's with the label it shows), and which sections are
+// open. A menu's text is every option's, shown or not, and the pre-render keeps only the chosen
+// one (web/prerender.mjs): menus are taken out of the text while it is read. `closedContents`
+// counts what closed sections hold besides their summary.
 function snapshot() {
   const root = document.querySelector('llm-calc').shadowRoot;
   const visible = Array.from(root.children).filter((node) => node.tagName !== 'STYLE');
   const menus = Array.from(root.querySelectorAll('select'));
   menus.forEach((menu) => menu.style.setProperty('display', 'none', 'important'));
+  // The pre-render's cards off screen are drawn once scrolled near (content-visibility), and
+  // innerText leaves out what is not drawn: every card is drawn while the text is read.
+  const cards = Array.from(root.querySelectorAll('.card'));
+  cards.forEach((card) => card.style.setProperty('content-visibility', 'visible', 'important'));
   const text = visible.map((node) => node.innerText).join('\n');
   menus.forEach((menu) => menu.style.removeProperty('display'));
+  cards.forEach((card) => card.style.removeProperty('content-visibility'));
   const value = (c) => c.type === 'checkbox' ? c.checked
     : c.tagName === 'SELECT' ? `${c.value} (${c.selectedOptions[0] ? c.selectedOptions[0].text : ''})` : c.value;
   return {
     text,
-    controls: Array.from(root.querySelectorAll('input, select')).filter((c) => c.type !== 'file')
+    controls: Array.from(root.querySelectorAll('input, select'))
+      .filter((c) => c.type !== 'file' && !c.closest('details:not([open])'))
       .map((c) => `${c.id || c.getAttribute('data-key') || c.type}=${value(c)}`),
     open: Array.from(root.querySelectorAll('details')).map((d) => d.open),
+    closedContents: Array.from(root.querySelectorAll('details:not([open]) > :not(summary)')).length,
   };
 }
 
@@ -58,6 +66,9 @@ for (const [where, url] of [['over http', () => `${suite.base}/index.html`],
     // Llama 3.1 8B's KV cache at 8,192 tokens: 32 layers x 8 KV heads x 256 x 2 bytes x 8192 = 1 GiB.
     assert.match(before.text, /1\.00 GiB · 1\.07 GB/);
     const after = await computed(url());
+    // The live page's closed sections hold their settings; the pre-render's only their summary.
+    assert.ok(after.closedContents > 0);
+    assert.equal(before.closedContents, 0);
     assert.deepEqual(before.controls, after.controls);
     assert.deepEqual(before.open, after.open);
     assert.equal(before.text, after.text);
@@ -92,6 +103,26 @@ async function beforeScript(options, url) {
   await context.close();
   return shown;
 }
+
+// Where each result card starts, undrawn cards included, 1,280 px wide.
+async function cardTops(url, javaScriptEnabled) {
+  const { context, page, errors } = await openPage(suite.browser, { javaScriptEnabled, locale: 'en-US' });
+  await page.goto(url);
+  if (javaScriptEnabled) await page.locator('llm-calc[data-explored]').waitFor();
+  const tops = await page.evaluate(() => Array.from(document.querySelector('llm-calc').shadowRoot
+    .querySelectorAll('.results > .card')).map((card) => Math.round(card.getBoundingClientRect().top)));
+  assert.deepEqual(errors, []);
+  await context.close();
+  return tops;
+}
+
+test('the pre-render\'s cards off screen, not drawn yet, hold the heights the live page gives them', async () => {
+  const prerenderedTops = await cardTops(`${suite.base}/index.html`, false);
+  // Of the 15 cards about 4 are on the first screen; the rest stand in at the height they were measured at.
+  assert.ok(prerenderedTops.length > 10);
+  assert.ok(prerenderedTops[prerenderedTops.length - 1] > 2000);
+  assert.deepEqual(prerenderedTops, await cardTops(`${suite.base}/index.html`, true));
+});
 
 test('before the page script runs, only the default page shows the pre-rendered figures', async () => {
   assert.equal(await beforeScript({ locale: 'en-US' }, `${suite.base}/index.html`), true);

@@ -114,10 +114,10 @@ test('without a worker, or when it fails, the page computes the panels itself', 
   await context.close();
 });
 
-// The ranking's table, as text, once it is drawn.
+// The ranking's table, as text, once it is drawn whole (a long table writes its first rows first).
 async function ranking(page) {
   await page.locator('llm-calc #rank-button').click();
-  await page.locator('llm-calc #rank-table tbody tr').first().waitFor();
+  await page.locator('llm-calc #rank-table:not([aria-busy]) tbody tr').first().waitFor();
   return page.locator('llm-calc #rank-table').textContent();
 }
 
