@@ -165,3 +165,25 @@ test('the ranking from the worker is the one the page computes itself', async ()
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('the module is read and compiled once: the worker is made from the page\'s compiled module', async () => {
+  const { context, page, errors } = await openPage(suite.browser);
+  const reads = [];
+  context.on('request', (request) => { if (request.url().endsWith('llmcalc_core.wasm')) reads.push(request.url()); });
+  await page.addInitScript(() => {
+    window.wasmCompiles = 0;
+    for (const name of ['compile', 'compileStreaming', 'instantiateStreaming']) {
+      const original = WebAssembly[name];
+      WebAssembly[name] = function (...args) { window.wasmCompiles += 1; return original.apply(this, args); };
+    }
+  });
+  await page.goto(`${suite.base}/index.html${STATE}`);
+  await waitForCalculator(page);
+  await page.waitForFunction(() => document.querySelector('llm-calc').worker?.usable());
+  // The worker answers from an instance of the same module: its panels are drawn.
+  assert.equal((await stepAndBack(page)).where, 'worker');
+  assert.equal(reads.length, 1, reads.join(' '));
+  assert.equal(await page.evaluate(() => window.wasmCompiles), 1);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -12,18 +12,43 @@ class LlmCalcError extends Error {
 
 let corePromise = null;
 
-// The factory's options. Over http the module fetches llmcalc_core.wasm beside its script and
-// compiles it while it downloads; llm-calculator.html carries the bytes gzipped in a base64 data
-// block (file:// pages cannot fetch files), which the browser decodes natively: as a data: URL,
-// then through a DecompressionStream.
-function moduleOptions() {
+// The module, compiled once by the page: over http while llmcalc_core.wasm downloads (beside the
+// glue's script); llm-calculator.html carries the bytes gzipped in a base64 data block (file://
+// pages cannot fetch files), which the browser decodes natively: as a data: URL, then through a
+// DecompressionStream. Every instance is made from it: the page's, a fresh one after a trap, and
+// the worker's (web/src/12-core-worker.mjs), which then neither reads nor compiles the module
+// again. Null where the glue's script is not found by its name: the factory finds the file itself.
+function compiledModule() {
   const inlined = document.getElementById('llmcalc-wasm');
-  if (!inlined) return Promise.resolve({});
-  return fetch('data:application/gzip;base64,' + inlined.textContent.trim())
-    .then(function (response) {
-      return new Response(response.body.pipeThrough(new DecompressionStream('gzip'))).arrayBuffer();
-    })
-    .then(function (bytes) { return { wasmBinary: new Uint8Array(bytes) }; });
+  if (inlined) {
+    return fetch('data:application/gzip;base64,' + inlined.textContent.trim())
+      .then(function (response) {
+        return new Response(response.body.pipeThrough(new DecompressionStream('gzip'))).arrayBuffer();
+      })
+      .then(function (bytes) { return WebAssembly.compile(bytes); });
+  }
+  const glue = document.querySelector('script[src$="llmcalc_core.js"]');
+  if (!glue) return Promise.resolve(null);
+  const url = new URL('llmcalc_core.wasm', glue.src).href;
+  return WebAssembly.compileStreaming(fetch(url)).catch(function () {
+    // A server that does not say application/wasm: compiled from the bytes.
+    return fetch(url).then(function (response) { return response.arrayBuffer(); }).then(WebAssembly.compile);
+  });
+}
+
+// The factory's options for one instance (the factory turns the object into the instance). The
+// worker builds the same hook from the compiled module it is sent.
+function instanceOptions(options) {
+  const copy = Object.assign({}, options);
+  if (options.wasmModule) {
+    copy.instantiateWasm = function (imports, receive) {
+      WebAssembly.instantiate(options.wasmModule, imports).then(function (instance) {
+        receive(instance, options.wasmModule);
+      });
+      return {};
+    };
+  }
+  return copy;
 }
 
 // The page loads llm-calc.js before llmcalc_core.js (the element can then replace a pre-rendered
@@ -57,9 +82,8 @@ function internalError(message) {
 
 // The module is built without exceptions (core/CMakeLists.txt): a broken invariant inside it
 // traps (a WebAssembly.RuntimeError) and leaves that instance unusable. The call that trapped
-// answers with an internal error, and a fresh instance from the same factory and options
-// replaces the broken one; calls made while it loads get the same error. The factory turns the
-// object it is given into the instance, so each instance gets its own copy of the options.
+// answers with an internal error, and a fresh instance from the same factory and compiled module
+// replaces the broken one; calls made while it loads get the same error.
 function restartingModule(module, options) {
   let current = module;
   return function call(name, args) {
@@ -69,7 +93,7 @@ function restartingModule(module, options) {
     } catch (error) {
       if (!(error instanceof WebAssembly.RuntimeError)) throw error;
       current = null;
-      createLlmCalcCore(Object.assign({}, options)).then(function (fresh) { current = fresh; });
+      createLlmCalcCore(instanceOptions(options)).then(function (fresh) { current = fresh; });
       return internalError('Internal error: ' + error.message);
     }
   };
@@ -81,10 +105,10 @@ function loadCore() {
     let options = null;
     corePromise = scriptsRun().then(function () {
       if (typeof createLlmCalcCore !== 'function') throw new Error('llmcalc_core.js is not loaded');
-      return moduleOptions();
-    }).then(function (chosen) {
-      options = chosen;
-      return createLlmCalcCore(Object.assign({}, options));
+      return compiledModule();
+    }).then(function (wasmModule) {
+      options = wasmModule ? { wasmModule: wasmModule } : {};
+      return createLlmCalcCore(instanceOptions(options));
     }).then(function (module) {
       const call = restartingModule(module, options);
       const json = function (name) {

@@ -10,8 +10,8 @@
 import { LlmCalc } from './00-namespace.mjs';
 
 // The worker's program, serialized into its source after the module's glue; it must not refer
-// to anything outside itself. Messages in: {options, wasmUrl} once (the factory's options; over
-// http where the module's .wasm is), then jobs {lane, id, method, parts}: a call of one of the
+// to anything outside itself. Messages in: {options, wasmUrl} once (the factory's options, with
+// the page's compiled module when it has one; else, over http, where the module's .wasm is), then jobs {lane, id, method, parts}: a call of one of the
 // module's JSON methods per part (explore: one section group of a state per part). Out: {ready},
 // {lane, id, index, answer} per part (the envelope's JSON text), {failed}. A job is dropped
 // between parts once a newer one in its lane (a client's method) arrived.
@@ -41,7 +41,15 @@ function workerProgram() {
     const message = event.data;
     if (message.options) {
       const options = message.options;
-      if (message.wasmUrl) options.locateFile = function () { return message.wasmUrl; };
+      const compiled = options.wasmModule;
+      if (compiled) {
+        options.instantiateWasm = function (imports, receive) {
+          WebAssembly.instantiate(compiled, imports).then(function (instance) { receive(instance, compiled); });
+          return {};
+        };
+      } else if (message.wasmUrl) {
+        options.locateFile = function () { return message.wasmUrl; };
+      }
       createLlmCalcCore(options).then(function (module) {
         core = module;
         self.postMessage({ ready: true });
@@ -121,7 +129,7 @@ class CoreWorker {
 let shared = null;
 
 // The page's worker (started on the first call), or null where none can run. `options` are the
-// factory's options the page's own instance was made with (llm-calculator.html: the wasm bytes).
+// factory's options the page's own instance was made with (its compiled module).
 function coreWorker(options) {
   if (shared !== null) return shared || null;
   shared = false;
@@ -136,8 +144,8 @@ function coreWorker(options) {
     return null;  // refused by the page's policy
   }
   shared = new CoreWorker(worker);
-  // Over http the worker reads the module beside its script again (from the browser's cache, or
-  // revalidated) and compiles it.
+  // The page's compiled module goes with the options (a WebAssembly.Module is shared, not copied);
+  // without one, over http, the worker reads the module beside its script and compiles it.
   worker.postMessage({
     options: Object.assign({}, options),
     wasmUrl: glue.url ? new URL('llmcalc_core.wasm', glue.url).href : '',
