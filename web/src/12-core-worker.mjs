@@ -10,9 +10,9 @@
 import { LlmCalc } from './00-namespace.mjs';
 
 // The worker's program, serialized into its source after the module's glue; it must not refer
-// to anything outside itself. Messages in: {options, wasmUrl} once (the factory's options, with
-// the page's compiled module when it has one; else, over http, where the module's .wasm is), then jobs {lane, id, method, parts}: a call of one of the
-// module's JSON methods per part (explore: one section group of a state per part). Out: {ready},
+// to anything outside itself. Messages in: {options} once (the factory's options: the page's
+// compiled module), then jobs {lane, id, method, parts}: a call of one of the module's JSON
+// methods per part (explore: one section group of a state per part). Out: {ready},
 // {lane, id, index, answer} per part (the envelope's JSON text), {failed}. A job is dropped
 // between parts once a newer one in its lane (a client's method) arrived.
 function workerProgram() {
@@ -42,14 +42,10 @@ function workerProgram() {
     if (message.options) {
       const options = message.options;
       const compiled = options.wasmModule;
-      if (compiled) {
-        options.instantiateWasm = function (imports, receive) {
-          WebAssembly.instantiate(compiled, imports).then(function (instance) { receive(instance, compiled); });
-          return {};
-        };
-      } else if (message.wasmUrl) {
-        options.locateFile = function () { return message.wasmUrl; };
-      }
+      options.instantiateWasm = function (imports, receive) {
+        WebAssembly.instantiate(compiled, imports).then(function (instance) { receive(instance, compiled); });
+        return {};
+      };
       createLlmCalcCore(options).then(function (module) {
         core = module;
         self.postMessage({ ready: true });
@@ -129,12 +125,13 @@ class CoreWorker {
 let shared = null;
 
 // The page's worker (started on the first call), or null where none can run. `options` are the
-// factory's options the page's own instance was made with (its compiled module).
+// factory's options the page's own instance was made with: its compiled module, which the page
+// has wherever it finds the glue (web/src/10-core.mjs compiledModule).
 function coreWorker(options) {
   if (shared !== null) return shared || null;
   shared = false;
   const glue = glueSource();
-  if (!glue || typeof Worker !== 'function' || typeof Blob !== 'function') return null;
+  if (!glue || !options.wasmModule || typeof Worker !== 'function' || typeof Blob !== 'function') return null;
   const source = (glue.url ? 'importScripts(' + JSON.stringify(glue.url) + ');\n' : glue.text + '\n') +
     '(' + workerProgram.toString() + ')();\n';
   let worker;
@@ -144,12 +141,8 @@ function coreWorker(options) {
     return null;  // refused by the page's policy
   }
   shared = new CoreWorker(worker);
-  // The page's compiled module goes with the options (a WebAssembly.Module is shared, not copied);
-  // without one, over http, the worker reads the module beside its script and compiles it.
-  worker.postMessage({
-    options: Object.assign({}, options),
-    wasmUrl: glue.url ? new URL('llmcalc_core.wasm', glue.url).href : '',
-  });
+  // The page's compiled module goes with the options (a WebAssembly.Module is shared, not copied).
+  worker.postMessage({ options: Object.assign({}, options) });
   return shared;
 }
 
