@@ -184,6 +184,17 @@ std::string fit_note(const FitPlan& fit, int64_t layers, Language lang) {
                    (host_experts ? " y los expertos enrutados de " + experts + " capas en la RAM del sistema" : "") +
                    "; llama-fit-params da el mismo reparto como opciones (" + flags + ").");
   }
+  if (fit.auto_slots > 0 && (fit.status == "fits" || fit.status == "context_reduced")) {
+    std::string slots = std::to_string(fit.auto_slots);
+    std::string cache = std::to_string(fit.cache_tokens);
+    std::string context = std::to_string(fit.context_tokens);
+    return say(lang,
+               "Without -c, --fit sizes the cache the " + slots + " slots share to " + cache +
+                   " tokens (at most the trained context x " + slots + "), each request up to " + context + ".",
+               "Sin -c, --fit da a la caché que comparten los " + slots + " slots " + cache +
+                   " tokens (como mucho el contexto de entrenamiento x " + slots + "), cada petición hasta " +
+                   context + ".");
+  }
   if (fit.status == "context_reduced") {
     std::string context = std::to_string(fit.context_tokens);
     return say(lang, "Without -c, --fit lowers the context to " + context + " tokens to fit.",

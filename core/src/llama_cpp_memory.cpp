@@ -600,7 +600,11 @@ bool llama_cpp_beyond_memory(const WeightPlan& weights, const Hardware& hardware
   return llama_cpp_placed_bytes(weights) > pool;
 }
 
-LlamaCppRun llama_cpp_run(const LlamaCppInputs& in, int64_t context_tokens, bool context_auto) {
+namespace {
+
+// The steps of common_params_fit_impl from `context` cells: the placement the flags give if it
+// fits, else (with context_auto) the context reduced, else the layers placed.
+LlamaCppRun fit_run(const LlamaCppInputs& in, int64_t context_tokens, bool context_auto) {
   const MemoryRequest& r = in.request;
   const EngineSettings& engine = r.engine;
   const LayerPlacement& base = flag_placement(in);
@@ -633,6 +637,37 @@ LlamaCppRun llama_cpp_run(const LlamaCppInputs& in, int64_t context_tokens, bool
   LayerPlacement placed = place_layers(in, context);
   run.totals = measure(in, placed, context);
   run.fit = describe(in, placed, context, devices_fit(run.totals) ? "offload" : "cannot_fit");
+  return run;
+}
+
+// PR #28849 ("Change max context length for auto-fitting with unified KV", on master by
+// 2026-09-21; common/fit.cpp read at GenerelSchwerz/llama.cpp@947a0b6): without -c, --fit sizes
+// the one unified cache for every slot, n_ctx_train x n_seq_max cells at most (4 x with
+// llama-server's automatic slots), and shrinks it toward --fit-ctx as before (the minimum and
+// the 256-cell alignment stay those of one stream). llama-server still caps each slot at
+// n_ctx_train (tools/server, "capping"). Before it, and without a unified cache (one stream per
+// slot, whose context is already per slot: PR #27496), the ceiling is the trained context of one
+// stream. Its first build lies in b10910..b11081 (b10909 was out on 2026-09-14, b11081 on
+// 2026-09-21); the rule starts at b11081.
+constexpr int64_t kFitAllSlotsBuild = 11081;
+
+bool fits_all_slots(const MemoryRequest& r) {
+  return r.engine.kv_unified && r.engine.llama_cpp_build >= kFitAllSlotsBuild;
+}
+
+}  // namespace
+
+LlamaCppRun llama_cpp_run(const LlamaCppInputs& in, int64_t context_tokens, bool context_auto) {
+  const MemoryRequest& r = in.request;
+  const bool all_slots = context_auto && r.engine.fit && fits_all_slots(r);
+  const int64_t slots = std::max<int64_t>(1, r.sequences);
+  LlamaCppRun run = fit_run(in, all_slots ? context_tokens * slots : context_tokens, context_auto);
+  // The cells of one stream, the context a slot can use, and llama.cpp's n_ctx.
+  const int64_t stream_cells = run.fit.context_tokens;
+  const bool one_stream = r.engine.kv_unified;
+  run.fit.context_tokens = all_slots ? std::min(stream_cells, context_tokens) : stream_cells;
+  run.fit.cache_tokens = one_stream ? stream_cells : stream_cells * slots;
+  run.fit.auto_slots = all_slots ? slots : 0;
   return run;
 }
 

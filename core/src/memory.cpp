@@ -203,6 +203,18 @@ std::string usable_formula(const MemoryRequest& request, const Hardware& hardwar
   return say(lang, "unified memory x GPU wired-limit fraction", "memoria unificada x fracción del límite fijado para la GPU");
 }
 
+// What llama-server runs with. Ollama always passes -c (llm/llama_server.go startLlamaServer,
+// v0.30 to v0.33), so --fit never shrinks its context and moves layers instead; when its
+// automatic default context still fails to load, the scheduler retries once a tier lower
+// (server/sched.go nextLowerAutoNumCtx: above 32,768 to 32,768, above 4,096 to 4,096).
+LlamaCppRun llama_server_run(const LlamaCppInputs& in, int64_t context) {
+  const MemoryRequest& request = in.request;
+  if (request.engine.engine != "ollama") return llama_cpp_run(in, context, request.context_auto);
+  LlamaCppRun run = llama_cpp_run(in, context, false);
+  if (run.totals.fits || !request.context_auto || context <= 4096) return run;
+  return llama_cpp_run(in, context > 32768 ? 32768 : 4096, false);
+}
+
 }  // namespace
 
 int64_t ffn_live_elements(const ModelSpec& model) {
@@ -302,7 +314,7 @@ MemoryEstimate estimate_memory(const ModelSpec& model, const WeightPlan& weights
 
   EngineTotals t;
   if (llama) {
-    LlamaCppRun run = llama_cpp_run(memory.llama_cpp, context, request.context_auto);
+    LlamaCppRun run = llama_server_run(memory.llama_cpp, context);
     t = std::move(run.totals);
     out.fit = std::move(run.fit);
   } else {
@@ -410,6 +422,8 @@ std::string memory_text(const MemoryEstimate& m, const std::vector<MathLine>& li
     o.integer("compute_buffer_bytes", m.compute_buffer_bytes);
     if (!m.fit.status.empty()) {
       JsonObjectText fit(o.key("fit"));
+      fit.integer("auto_slots", m.fit.auto_slots);
+      fit.integer("cache_tokens", m.fit.cache_tokens);
       fit.integer("context_tokens", m.fit.context_tokens);
       fit.integer("gpu_layers", m.fit.gpu_layers);
       fit.integers("host_expert_layers", m.fit.host_expert_layers);

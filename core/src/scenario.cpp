@@ -271,7 +271,7 @@ const std::set<std::string> kRequestKeys = {
     "kv_cache", "context_tokens", "prompt_tokens", "batch", "engine", "hardware", "devices", "nodes",
     "network", "parallel", "flash_attention", "ubatch", "port", "gpu_layers", "cpu_moe_layers",
     "tensor_split", "cpu_expert_layers", "system_memory_bytes", "system_memory_bandwidth_bytes_per_s",
-    "fit", "fit_target_bytes", "fit_min_context", "kv_unified", "cache_ram_bytes", "mtp",
+    "fit", "fit_target_bytes", "fit_min_context", "kv_unified", "llama_cpp_build", "cache_ram_bytes", "mtp",
     "mtp_draft_tokens", "gpu_memory_utilization", "max_num_batched_tokens", "max_num_seqs",
     "kv_cache_memory_bytes", "mem_fraction_static", "assumptions", "cost", "finetune"};
 
@@ -363,6 +363,10 @@ std::optional<Scenario> resolve_scenario(const nlohmann::json& request, Issues& 
   s.engine.max_num_seqs = reader.integer("max_num_seqs", 0, 65536, 0).value_or(0);
   s.engine.kv_cache_memory_bytes = static_cast<int64_t>(
       reader.number("kv_cache_memory_bytes", 0, 1e15, 0).value_or(0));
+  // The user's llama.cpp build number (llama-server --version); later builds than the newest
+  // followed get its rules.
+  s.engine.llama_cpp_build = reader.integer("llama_cpp_build", 1, 999999, kLlamaCppNewestBuild)
+                                 .value_or(kLlamaCppNewestBuild);
   s.engine.fit = reader.boolean("fit", true).value_or(true);
   s.engine.fit_target_bytes = static_cast<int64_t>(
       reader.number("fit_target_bytes", 0, 1e13, static_cast<double>(s.engine.fit_target_bytes))
@@ -542,6 +546,7 @@ std::string scenario_text(const Scenario& s, int64_t context_tokens) {
     o.boolean("imatrix", s.imatrix);
     o.string("kv_cache", s.kv_type.name);
     o.boolean("kv_unified", s.engine.kv_unified);
+    o.integer("llama_cpp_build", s.engine.llama_cpp_build);
     o.integer("max_num_batched_tokens", s.engine.max_num_batched_tokens);
     o.integer("max_num_seqs", s.engine.max_num_seqs);
     o.number("mem_fraction_static", s.engine.mem_fraction_static);

@@ -58,6 +58,61 @@ TEST_CASE("--fit shrinks the context only when -c is not given", "[engines][fit]
   CHECK(pinned["memory"]["host"]["layers"].get<int64_t>() > 0);
 }
 
+TEST_CASE("Without -c, --fit sizes one cache for all of llama-server's slots (PR #28849)", "[engines][fit]") {
+  // Qwen3-0.6B (config.json: 28 layers, 8 KV heads of 128) caches 28 x 8 x 128 x 2 (K, V) x 2 B
+  // = 114,688 B per token in f16. llama-server's 4 automatic slots share one unified cache: from
+  // PR #28849 --fit tries n_ctx_train x 4 = 40,960 x 4 = 163,840 cells, which fit a 24 GB card
+  // (17,920 MiB of cache), and each slot is capped at the trained 40,960.
+  nlohmann::json request = {{"model", "qwen3-0.6b"}, {"weights", "Q8_0"}, {"hardware", "rtx-4090"},
+                            {"context_tokens", 0}};
+  auto now = result_of(request);
+  const auto& fit = now["memory"]["fit"];
+  CHECK(fit["status"] == "fits");
+  CHECK(fit["auto_slots"] == 4);
+  CHECK(fit["cache_tokens"] == 163840);
+  CHECK(fit["context_tokens"] == 40960);
+  CHECK(now["memory"]["kv_cache"]["cells"] == 163840);
+  CHECK(now["memory"]["kv_cache_bytes"] == 163840LL * 114688);
+  CHECK(now["scenario"]["context_tokens"] == 40960);
+  // A build before it (b10256) starts from the trained context alone: 40,960 x 114,688 B.
+  request["llama_cpp_build"] = 10256;
+  auto before = result_of(request);
+  CHECK(before["memory"]["fit"]["auto_slots"] == 0);
+  CHECK(before["memory"]["fit"]["cache_tokens"] == 40960);
+  CHECK(before["memory"]["kv_cache_bytes"] == 40960LL * 114688);
+  // -c given: the cache is what it says, whatever the build.
+  request.erase("llama_cpp_build");
+  request["context_tokens"] = 8192;
+  CHECK(result_of(request)["memory"]["fit"]["cache_tokens"] == 8192);
+  // -np 2 without -kvu: one stream per slot, each of the trained context (PR #27496), as before.
+  request["context_tokens"] = 0;
+  request["batch"] = 2;
+  auto streams = result_of(request);
+  CHECK(streams["memory"]["fit"]["auto_slots"] == 0);
+  CHECK(streams["memory"]["fit"]["cache_tokens"] == 2 * 40960);
+  CHECK(streams["memory"]["fit"]["context_tokens"] == 40960);
+
+  // Llama 3.1 8B Q4_K_M: 131,072 x 4 cells need 64 GiB of cache (32 layers x 8 x 128 x 2 x 2 B
+  // = 128 KiB per token), so --fit shrinks the shared cache by linear interpolation toward 4,096.
+  // Memory is linear in cells, so it lands on the largest whole-256 cache that fits, or one step
+  // below: -c of that many cells fits as it is, and 512 more do not. It fills the card to its
+  // margin, beyond one slot's 131,072.
+  nlohmann::json llama = {{"model", "llama-3.1-8b"}, {"weights", "Q4_K_M"}, {"hardware", "rtx-4090"},
+                          {"context_tokens", 0}};
+  auto full = result_of(llama);
+  const auto& shrunk = full["memory"]["fit"];
+  CHECK(shrunk["status"] == "context_reduced");
+  int64_t cache = shrunk["cache_tokens"].get<int64_t>();
+  CHECK(cache % 256 == 0);
+  CHECK(cache > 131072);
+  CHECK(shrunk["context_tokens"] == 131072);
+  CHECK(full["memory"]["total_bytes"].get<int64_t>() <= full["memory"]["usable_bytes"].get<int64_t>());
+  llama["context_tokens"] = cache;
+  CHECK(result_of(llama)["memory"]["fit"]["status"] == "fits");
+  llama["context_tokens"] = cache + 512;
+  CHECK(result_of(llama)["memory"]["fit"]["status"] == "offload");
+}
+
 TEST_CASE("--fit places dense layers and expert tensors as common/fit.cpp does", "[engines][fit]") {
   // Dense: Llama 3.1 8B F16 (16 GB) on an 8 GiB RTX 3070 at 8K. Step 3 fills the GPU from the
   // back: the output layer and the last k layers, k the largest that fits; -ngl k + 1 pinned
@@ -187,6 +242,32 @@ TEST_CASE("Ollama: its default context, batch and slots", "[engines][ollama]") {
     CHECK(r["scenario"]["kv_unified"] == false);
     CHECK(r["memory"]["kv_cache"]["cells"] == c.context);
   }
+}
+
+TEST_CASE("Ollama keeps its context and moves layers; a default that fails is retried a tier lower",
+          "[engines][ollama]") {
+  // Ollama passes -c (llm/llama_server.go), so llama-server's --fit may not shrink the context.
+  // Qwen3-32B Q4_K_M on an RTX 3090 with Ollama's 32,768-token default (24 GiB): 64 layers x 8 KV
+  // heads x 128 x 2 x 2 B = 256 KiB per token, 8 GiB at 32K beside ~18.4 GiB of weights, over the
+  // 22.5 GiB --fit allows: the cache stays at 32,768 cells and layers go to system RAM.
+  nlohmann::json request = {{"model", "qwen3-32b"}, {"weights", "Q4_K_M"}, {"engine", "ollama"},
+                            {"hardware", "rtx-3090"}, {"context_tokens", 0}};
+  auto moved = result_of(request);
+  CHECK(moved["memory"]["fit"]["status"] == "offload");
+  CHECK(moved["memory"]["fit"]["context_tokens"] == 32768);
+  CHECK(moved["memory"]["kv_cache_bytes"] == 32768LL * 262144);
+  CHECK(moved["memory"]["host"]["layers"].get<int64_t>() > 0);
+  // With 6 GiB of RAM (2 GiB left after the OS's 4) the moved layers do not fit either: the load
+  // fails, and Ollama's scheduler retries its automatic context once at the tier below, 4,096
+  // (server/sched.go nextLowerAutoNumCtx), where everything fits on the card (1 GiB of cache).
+  request["system_memory_bytes"] = 6LL * kGiB;
+  auto retried = result_of(request);
+  CHECK(retried["memory"]["fit"]["status"] == "fits");
+  CHECK(retried["memory"]["fit"]["context_tokens"] == 4096);
+  CHECK(retried["memory"]["kv_cache_bytes"] == 4096LL * 262144);
+  // A context the user set is never retried: the same machine at -c 32768 does not fit.
+  request["context_tokens"] = 32768;
+  CHECK(result_of(request)["memory"]["verdict"] == "oom");
 }
 
 TEST_CASE("vLLM: the KV budget by hand", "[engines][vllm]") {

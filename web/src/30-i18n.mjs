@@ -98,6 +98,8 @@ const SENTENCES = {
   fit_offload: (v) => `llama.cpp's --fit keeps ${v.gpu} of ${v.all} layers on the GPU` +
     (v.experts > 0 ? `, with the experts of ${v.experts} layers in system RAM` : '') + ` (${v.host} in RAM).`,
   fit_context: (v) => `Without -c, llama.cpp's --fit lowers the context to ${v.context} tokens so that the model fits.`,
+  fit_slots: (v) => `Without -c, llama.cpp's --fit gives its ${v.slots} slots one shared cache of ${v.cache} tokens` +
+    ` (at most the trained context × ${v.slots}); one request can use up to ${v.context}.`,
   host_parts: (v) => `${v.total} · ${v.layers} layers` + (v.experts > 0 ? ` · experts of ${v.experts} layers` : '') +
     (v.checkpoints ? ` · context checkpoints ${v.checkpoints}` : '') + ` · prompt cache up to ${v.cache}`,
 };

@@ -967,6 +967,9 @@ function placementRows(m, r, lang, t, f, deviceName) {
   if (fit && fit.status === 'offload') {
     rows.push([t('placement'), LlmCalc.i18n.sentence(lang, 'fit_offload', { gpu: fit.gpu_layers,
       all: r.model.layers + 1, experts: fit.host_expert_layers.length, host: f.gib(m.host.weights_bytes) }), 'placement']);
+  } else if (fit && fit.auto_slots > 0 && (fit.status === 'fits' || fit.status === 'context_reduced')) {
+    rows.push([t('placement'), LlmCalc.i18n.sentence(lang, 'fit_slots', { slots: fit.auto_slots,
+      cache: f.integer(fit.cache_tokens), context: f.integer(fit.context_tokens) }), 'placement']);
   } else if (fit && fit.status === 'context_reduced') {
     rows.push([t('placement'), LlmCalc.i18n.sentence(lang, 'fit_context', { context: f.integer(fit.context_tokens) }), 'placement']);
   }

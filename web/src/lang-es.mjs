@@ -99,6 +99,8 @@ const SENTENCES = {
   fit_offload: (v) => `El --fit de llama.cpp deja ${v.gpu} de ${v.all} capas en la GPU` +
     (v.experts > 0 ? `, con los expertos de ${v.experts} capas en la RAM del sistema` : '') + ` (${v.host} en RAM).`,
   fit_context: (v) => `Sin -c, el --fit de llama.cpp baja el contexto a ${v.context} tokens para que el modelo quepa.`,
+  fit_slots: (v) => `Sin -c, el --fit de llama.cpp da a sus ${v.slots} slots una caché compartida de ${v.cache} tokens` +
+    ` (como mucho el contexto de entrenamiento × ${v.slots}); una petición puede usar hasta ${v.context}.`,
   host_parts: (v) => `${v.total} · ${v.layers} capas` + (v.experts > 0 ? ` · expertos de ${v.experts} capas` : '') +
     (v.checkpoints ? ` · puntos de control del contexto ${v.checkpoints}` : '') + ` · caché de prompts hasta ${v.cache}`,
 };

@@ -16,6 +16,10 @@
 
 namespace llmcalc {
 
+/// The newest llama.cpp build whose behaviour the estimate follows (data/engines.json); a
+/// request may name an older one (`llama_cpp_build`) where a rule changed between them.
+constexpr int64_t kLlamaCppNewestBuild = 11146;
+
 /// Engine settings; every default is the engine's own (the release in data/engines.json), and
 /// every one is a request key the user can change.
 struct EngineSettings {
@@ -33,6 +37,7 @@ struct EngineSettings {
   // on Apple silicon, RAM minus an OS share elsewhere). `sysctl iogpu.wired_limit_mb` raises it.
   double unified_memory_fraction = 0;
   // llama.cpp / Ollama (llama-server).
+  int64_t llama_cpp_build = kLlamaCppNewestBuild;  // the build whose behaviour to follow
   bool fit = true;                         // --fit on (the default since PR #16653)
   int64_t fit_target_bytes = 1024 * kMiB;  // --fit-target: free memory --fit leaves per device
   int64_t fit_min_context_tokens = 4096;   // --fit-ctx: the context --fit may shrink to
@@ -119,7 +124,9 @@ struct DeviceMemory {
 /// tensors moved to system RAM. It gives up when -ngl, -ts or -ot/--n-cpu-moe are set.
 struct FitPlan {
   std::string status;                // off | fits | context_reduced | offload | pinned | cannot_fit
-  int64_t context_tokens = 0;        // the context it runs with
+  int64_t context_tokens = 0;        // the context one request can use (a slot's)
+  int64_t cache_tokens = 0;          // cells of the cache, all slots (llama.cpp's n_ctx)
+  int64_t auto_slots = 0;            // slots --fit sized a unified cache for without -c (or 0)
   int64_t gpu_layers = 0;            // -ngl it sets (repeating layers + output on the GPUs)
   std::vector<int64_t> layers_per_device;    // -ts it sets
   std::vector<int64_t> host_expert_layers;   // layers whose routed experts stay in system RAM
