@@ -449,6 +449,29 @@ test('llama.cpp --fit: a model larger than the card runs with experts in RAM, an
   await context.close();
 });
 
+test("the engine's own context: llama-server without -c sizes one cache for its 4 slots (PR #28849)", async () => {
+  // Qwen3-0.6B Q8_0 on an RTX 4090 with ctx=0 (no -c): 28 layers x 8 KV heads x (128 + 128) x 2 B
+  // = 114,688 B per token; --fit tries the trained 40,960 x 4 slots = 163,840 cells, which fit:
+  // 163,840 x 114,688 B = 17.50 GiB of cache, while one request still gets 40,960.
+  const { context, page, errors } = await openCalculator(suite.browser,
+    `${suite.base}/index.html#v=1&model=qwen3-0.6b&weights=Q8_0&ctx=0`);
+  assert.equal(await page.locator('llm-calc #f-ctx-auto').isChecked(), true);
+  assert.equal(await page.locator('llm-calc #f-ctx').isDisabled(), true);
+  assert.equal((await page.locator('llm-calc #ctx-value').textContent()).trim(), '40,960 tokens · chosen by the engine');
+  assert.match(await figure(page, 'kv'), /^17\.50 GiB/);
+  assert.equal(await figure(page, 'placement'), "Without -c, llama.cpp's --fit gives its 4 slots one shared cache of " +
+    '163,840 tokens (at most the trained context × 4); one request can use up to 40,960.');
+  const command = await page.locator('llm-calc .command[data-engine="llama.cpp"] pre').textContent();
+  assert.doesNotMatch(command, / -c /);
+  // Unticked, the context is the one the engine chose, now set (-c 40960): 4.38 GiB of cache.
+  await page.locator('llm-calc #f-ctx-auto').uncheck();
+  await page.waitForFunction(() => location.hash.includes('ctx=40960'));
+  assert.equal(await page.locator('llm-calc #f-ctx').isDisabled(), false);
+  assert.match(await figure(page, 'kv'), /^4\.38 GiB/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('an unsloth Dynamic quant from the menu is sized from its published file, and the page says so', async () => {
   const { context, page, errors } = await openCalculator(suite.browser,
     `${suite.base}/index.html#v=1&model=qwen3-30b-a3b&weights=UD-Q4_K_XL`);

@@ -64,7 +64,8 @@ const INTEGER_KEYS = ['ctx', 'prompt', 'batch', 'n', 'ngl', 'cmoe', 'kwh_cents',
   'nodes', 'ram', 'ram_bw', 'tp', 'pp', 'dp', 'ep', 'cdev_p2p', 'users', 'tps', 'ft_rank', 'ft_mb', 'ft_seq',
   'ft_gpus', 'ft_ckpt']
   .concat(ASSUMPTION_KEYS);
-const ZERO_ALLOWED = ['ngl', 'cmoe', 'kwh_cents', 'ram_bw', 'tp', 'pp', 'dp', 'ep', 'cdev_p2p', 'ft_ckpt']
+// ctx 0: the engine's own context (no -c, no OLLAMA_CONTEXT_LENGTH, --max-model-len auto).
+const ZERO_ALLOWED = ['ctx', 'ngl', 'cmoe', 'kwh_cents', 'ram_bw', 'tp', 'pp', 'dp', 'ep', 'cdev_p2p', 'ft_ckpt']
   .concat(ASSUMPTION_KEYS);
 const KEYS = Object.keys(DEFAULTS);
 const LOWER_CASE_KEYS = ['model', 'hw', 'kv', 'engine', 'lang', 'net', 'ft_opt', 'ft_shard'];

@@ -10,7 +10,7 @@ function markdownSummary(r, request, state, t, f, device, link) {
   const lines = [
     '## ' + (r.model.name || r.model.id) + ' · ' + r.weights.format + ' · ' + device + ' · ' + r.engine.name + ' ' + r.engine.version,
     '',
-    '- ' + t('ctx') + ': ' + f.integer(state.ctx) + ' · ' + t('prompt') + ': ' + f.integer(state.prompt) + ' · ' +
+    '- ' + t('ctx') + ': ' + f.integer(r.scenario.context_tokens) + ' · ' + t('prompt') + ': ' + f.integer(state.prompt) + ' · ' +
       t('batch') + ': ' + state.batch,
     '- ' + t('verdict') + ': ' + t(m.verdict) + ' (' + f.number(100 * m.utilization, 0) + ' %)',
     '- ' + t('memory') + ': ' + t('weights_part') + ' ' + f.gib(m.weights_bytes) + ', ' + t('kv_part') + ' ' +

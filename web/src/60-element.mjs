@@ -267,6 +267,14 @@ class LlmCalcElement extends HTMLElement {
     return list + (machines > 1 ? ' · ' + machines + ' ' + this.t('machines_word') : '');
   }
 
+  // The context one request gets: the one set, or with ctx 0 the one the engine chose (llama.cpp's
+  // --fit, Ollama's default by GPU memory, vLLM's --max-model-len auto).
+  shownContext() {
+    if (this.state.ctx > 0) return this.state.ctx;
+    const envelope = this.lastEnvelope;
+    return envelope && envelope.ok ? envelope.result.scenario.context_tokens : S.DEFAULTS.ctx;
+  }
+
   // Builds the static DOM once; render() only updates text and values.
   build() {
     const root = this.shadowRoot;
@@ -357,6 +365,9 @@ class LlmCalcElement extends HTMLElement {
     const ctxExact = numberInput('ctx_exact', 1, 10485760, 'ctx');
     ui.ctx_exact.setAttribute('aria-label', t('ctx_exact'));
     ui.ctxNative = el('span', { class: 'hint' });
+    // The engine's own context: what it runs with when none is given (ctx 0).
+    ui.ctxAuto = el('input', { id: 'f-ctx-auto', type: 'checkbox' });
+    ui.ctxAuto.addEventListener('change', () => this.set('ctx', ui.ctxAuto.checked ? 0 : this.shownContext(), true));
 
     const language = el('select', { id: 'f-lang', 'aria-label': t('language') },
                         option('en', 'English'), option('es', 'Español'));
@@ -460,7 +471,8 @@ class LlmCalcElement extends HTMLElement {
       field('weights', select('weights', catalog.weight_formats, formatLabel)),
       field('kv', select('kv', catalog.kv_cache_types)),
       el('div', { class: 'field wide' }, el('label', { for: 'f-ctx', text: t('ctx') }), ctxSlider,
-         el('div', { class: 'row' }, ui.ctxValue, ui.ctxNative), ctxExact),
+         el('div', { class: 'row' }, ui.ctxValue, ui.ctxNative), ctxExact,
+         el('div', { class: 'row' }, ui.ctxAuto, el('label', { for: 'f-ctx-auto', text: t('ctx_auto') }))),
       field('prompt', numberInput('prompt', 1, 10485760)),
       field('batch', numberInput('batch', 1, 1024)),
       field('engine', select('engine', catalog.engines), ui.engineRelease = el('span', { class: 'hint', 'data-testid': 'engine-release' })),
@@ -511,7 +523,7 @@ class LlmCalcElement extends HTMLElement {
       if (!this.lastEnvelope || !this.lastEnvelope.ok) return null;
       const r = this.lastEnvelope.result;
       return { label: (r.model.name || r.model.id) + ' · ' + r.weights.format + ' · ' + this.deviceSummary(r) + ' · ' +
-                 this.state.engine + ' · ' + LlmCalc.i18n.formatter(this.lang).integer(this.state.ctx),
+                 this.state.engine + ' · ' + LlmCalc.i18n.formatter(this.lang).integer(this.shownContext()),
                hash: S.encodeHash(this.state), result: r };
     }, () => LlmCalc.i18n.formatter(this.lang));
     // The Deployment panel: users and speed per user, planned on demand.
@@ -721,17 +733,22 @@ class LlmCalcElement extends HTMLElement {
     }
     ['prompt', 'batch', 'n', 'ngl', 'cmoe', 'kwh_cents', 'hours', 'tokens_day', 'conc', 'ctx_exact', 'users', 'tps']
       .forEach((key) => {
-        LlmCalc.dom.showValid(ui[key], String(this.state[key === 'ctx_exact' ? 'ctx' : key]), ui[key + 'Error']);
+        LlmCalc.dom.showValid(ui[key], String(key === 'ctx_exact' ? this.shownContext() : this.state[key]), ui[key + 'Error']);
       });
     const maxCtx = (envelope.ok && envelope.result.model.max_context_tokens) || 131072;
     if (envelope.ok && this.state.ctx > maxCtx && !this.custom) {
       this.set('ctx', maxCtx, false);  // a newly picked model with a shorter native window
       return;
     }
+    // With the engine's own context the slider and the box show what it chose, and wait.
+    const engineContext = this.state.ctx === 0;
+    ui.ctxAuto.checked = engineContext;
+    ui.ctx.disabled = engineContext;
+    ui.ctx_exact.disabled = engineContext;
     this.ctxStops = LlmCalc.contextScale.contextStops(maxCtx);
     ui.ctx.max = String(this.ctxStops.length - 1);
-    LlmCalc.dom.setValue(ui.ctx, String(LlmCalc.contextScale.nearestStop(this.ctxStops, this.state.ctx)));
-    ui.ctxValue.textContent = f.integer(this.state.ctx) + ' tokens';
+    LlmCalc.dom.setValue(ui.ctx, String(LlmCalc.contextScale.nearestStop(this.ctxStops, this.shownContext())));
+    ui.ctxValue.textContent = f.integer(this.shownContext()) + ' tokens' + (engineContext ? ' · ' + t('ctx_auto_short') : '');
     ui.ctxNative.textContent = ' (' + t('native_limit') + ': ' + f.integer(maxCtx) + ')';
 
     this.assumptions.render(this.state, envelope.ok ? envelope.result.scenario : null, f);
@@ -761,7 +778,7 @@ class LlmCalcElement extends HTMLElement {
     const device = this.deviceSummary(r);
     LlmCalc.dom.textItems(ui.answers, 'li', [
       LlmCalc.i18n.sentence(this.lang, 'fit', { model: name, weights: r.weights.format, device: device,
-        context: f.integer(this.state.ctx), verdict: t(m.verdict).toLowerCase(), free: f.gib(Math.abs(m.headroom_bytes)),
+        context: f.integer(this.shownContext()), verdict: t(m.verdict).toLowerCase(), free: f.gib(Math.abs(m.headroom_bytes)),
         short: m.headroom_bytes < 0 }),
       LlmCalc.i18n.sentence(this.lang, 'context', { max: f.integer(m.max_context_tokens), native: f.integer(r.model.max_context_tokens) }),
       // Speeds only for a setup that runs; the time to first token only where the device has a
