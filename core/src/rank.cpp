@@ -29,7 +29,7 @@ void append_row(std::string& out, const Scenario& s, const ModelSpec& model, con
   const MemoryEstimate& m = e.memory;
   JsonObjectText row(out);
   row.number("bits_per_weight", e.weights->bits_per_weight());
-  row.integer("context_tokens", s.context_tokens);
+  row.integer("context_tokens", e.context_tokens);  // one request's: the one the engine chose without -c
   {
     JsonObjectText decode(row.key("decode"));
     decode.number("high", e.speed.decode_high);
@@ -233,7 +233,9 @@ std::string rank_models(const nlohmann::json& request, Issues& issues) {
       Scenario& s = *base;  // reused: the model itself is passed by reference, never copied
       s.model_id = entry.id;
       s.model_name = entry.record().value("name", entry.id);
-      s.context_tokens = std::min(requested_context, spec->max_context_tokens);
+      // Without a context, each model's own default (its native window, Ollama's by memory).
+      s.context_tokens = s.context_auto ? engine_default_context(s, spec->max_context_tokens)
+                                        : std::min(requested_context, spec->max_context_tokens);
       s.prompt_tokens = std::min(requested_prompt, s.context_tokens);
       std::optional<Evaluation> e = ladder_pick(s, *spec, min_bits, device_memory(s));
       if (!e) continue;

@@ -22,14 +22,6 @@ namespace {
 const std::set<std::string> kEngines = {"llama.cpp", "ollama", "vllm", "sglang", "mlx",
                                         "transformers"};
 
-// Ollama's default context by the GPUs' memory (server/sched.go at v0.32.15): 256K from 47 GiB,
-// 32K from 23 GiB, else 4K; never above the model's trained context.
-int64_t ollama_default_context(const Scenario& s) {
-  int64_t memory = 0;
-  for (const DeviceGroup& group : s.groups()) memory += group.device.memory_bytes * group.count;
-  int64_t context = memory >= 47 * kGiB ? 262144 : memory >= 23 * kGiB ? 32768 : 4096;
-  return std::min(context, s.model.max_context_tokens);
-}
 
 // Ollama sets -b and -ub together by the total context (llm/server.go): 512 up to 4K tokens,
 // 1024 up to 32K, else 2048.
@@ -41,9 +33,7 @@ int64_t ollama_default_ubatch(int64_t total_context) {
 // release each follows).
 void apply_engine_defaults(Scenario& s, bool ubatch_given, std::optional<bool> kv_unified) {
   EngineSettings& e = s.engine;
-  if (s.context_auto) {
-    s.context_tokens = e.engine == "ollama" ? ollama_default_context(s) : s.model.max_context_tokens;
-  }
+  if (s.context_auto) s.context_tokens = engine_default_context(s, s.model.max_context_tokens);
   if (e.engine == "ollama") {
     // Ollama always passes -np (OLLAMA_NUM_PARALLEL, default 1), so the cache is per slot.
     e.kv_unified = false;
@@ -488,6 +478,16 @@ void Scenario::apply_device_defaults() {
 double Scenario::mem_fraction_for(const ModelSpec& spec) const {
   return mem_fraction_auto ? sglang_default_mem_fraction(spec, hardware, parallel)
                            : engine.mem_fraction_static;
+}
+
+// Ollama's default context by the GPUs' memory (server/sched.go at v0.32.15): 256K from 47 GiB,
+// 32K from 23 GiB, else 4K; never above the model's trained context.
+int64_t engine_default_context(const Scenario& s, int64_t native) {
+  if (s.engine.engine != "ollama") return native;
+  int64_t memory = 0;
+  for (const DeviceGroup& group : s.groups()) memory += group.device.memory_bytes * group.count;
+  int64_t context = memory >= 47 * kGiB ? 262144 : memory >= 23 * kGiB ? 32768 : 4096;
+  return std::min(context, native);
 }
 
 ParallelPlan default_parallel(const Scenario& s) {

@@ -46,6 +46,39 @@ TEST_CASE("Every ranked row equals its single-model estimate", "[rank]") {
   }
 }
 
+TEST_CASE("Without a context, rank runs each model at its engine's own", "[rank]") {
+  // llama.cpp without -c: each model from its own trained window (Qwen3-0.6B's 40,960 per
+  // request, its 4 x 40,960 cells fitting a 24 GiB card), not the first catalog model's; Ollama on
+  // a 24 GiB card: its 32,768 tier, or the trained window below it. Each row is its single
+  // estimate without -c.
+  for (const char* engine : {"llama.cpp", "ollama"}) {
+    auto ranked = nlohmann::json::parse(llmcalc::rank_json(
+        nlohmann::json{{"hardware", "rtx-4090"}, {"engine", engine}, {"context_tokens", 0}}.dump()));
+    REQUIRE(ranked["ok"] == true);
+    for (const auto& row : ranked["result"]["rows"]) {
+      INFO(engine << " " << row["model"] << " " << row["weights"]);
+      auto single = llmcalc_test::estimate({{"model", row["model"]}, {"weights", row["weights"]},
+                                            {"hardware", "rtx-4090"}, {"engine", engine}, {"context_tokens", 0}});
+      REQUIRE(single["ok"] == true);
+      CHECK(row["context_tokens"] == single["result"]["scenario"]["context_tokens"]);
+      CHECK(row["verdict"] == single["result"]["memory"]["verdict"]);
+      int64_t native = row["native_context_tokens"].get<int64_t>();
+      if (std::string(engine) == "ollama") {
+        // The tier, or 4,096 when the tier fails to load (Ollama's one retry): then -c at the
+        // tier does not fit.
+        int64_t tier = std::min<int64_t>(32768, native);
+        if (row["context_tokens"] != tier) {
+          CHECK(row["context_tokens"] == 4096);
+          CHECK(llmcalc_test::estimate({{"model", row["model"]}, {"weights", row["weights"]}, {"hardware", "rtx-4090"},
+                                        {"engine", engine}, {"context_tokens", tier}})["result"]["memory"]["verdict"] == "oom");
+        }
+      }
+      if (row["model"] == "qwen3-0.6b" && std::string(engine) == "llama.cpp") CHECK(row["context_tokens"] == 40960);
+      CHECK(row["context_tokens"].get<int64_t>() <= native);
+    }
+  }
+}
+
 TEST_CASE("rank's answer, written as text, is the text dump() writes for the same document", "[rank]") {
   // Beyond some models' native windows: the rows are clamped to them, the answer keeps the request's.
   for (const char* request : {R"({"hardware": "rtx-4090", "context_tokens": 1048576})",

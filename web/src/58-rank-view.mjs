@@ -58,7 +58,7 @@ function drawRanking(container, answer, state, t, f, minBits, rerank) {
     rowAttributes: (r) => ({ 'data-model': r.model }),
     columns: [
       { key: 'name', label: t('model'), ascending: true, value: (r) => r.name,
-        cell: (r) => el('a', { href: LlmCalc.state.encodeHash(Object.assign({}, state, { model: r.model, weights: r.weights, ctx: r.context_tokens })),
+        cell: (r) => el('a', { href: LlmCalc.state.encodeHash(Object.assign({}, state, { model: r.model, weights: r.weights, ctx: state.ctx && r.context_tokens })),
                                text: r.name }) },
       { key: 'weights', label: t('weights'), value: (r) => r.bits_per_weight,
         cell: (r) => r.weights + ' (' + f.number(r.bits_per_weight, 2) + ')' },

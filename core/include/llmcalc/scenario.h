@@ -122,6 +122,11 @@ std::optional<Scenario> resolve_scenario(const nlohmann::json& request, Issues& 
 /// one, or the one the engine chose when it picks).
 std::string scenario_text(const Scenario& scenario, int64_t context_tokens);
 
+/// The context the engine starts from when the request gives none, for a model of `native`
+/// tokens: Ollama's default by the GPUs' memory, the others the native window (which llama.cpp's
+/// --fit and vLLM's --max-model-len auto then fit to the memory).
+int64_t engine_default_context(const Scenario& scenario, int64_t native);
+
 /// The layout each engine documents for the scenario's devices: vLLM tensor parallel within a
 /// machine and pipeline parallel across machines (docs/serving/parallelism_scaling.md), SGLang
 /// and the others one tensor-parallel group over every device.
