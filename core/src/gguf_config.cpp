@@ -17,6 +17,9 @@
 namespace llmcalc {
 namespace {
 
+// Counts read from a header stop one past the largest layer count a config may have.
+constexpr std::size_t kCountCeiling = static_cast<std::size_t>(kMaxLayers) + 1;
+
 // GGUF general.architecture -> Hugging Face model_type the engine knows (families in their own
 // files name their GGUF architectures themselves: family.h).
 constexpr std::pair<std::string_view, std::string_view> kArchitectures[] = {
@@ -176,7 +179,7 @@ void deepseek2_config(const nlohmann::json& m, const std::string& p, nlohmann::j
 // sliding_window_pattern (default 2), every layer but the period's last one sliding
 // (llama_hparams::set_swa_pattern): 0, 2, 4, ... slide.
 void gpt_oss_config(const nlohmann::json& m, const std::string& p, std::size_t layers, nlohmann::json& config) {
-  auto period = static_cast<std::size_t>(gguf_number(m, p + "attention.sliding_window_pattern").value_or(2));
+  std::size_t period = gguf_count(m, p + "attention.sliding_window_pattern", 2, kCountCeiling);
   nlohmann::json types = nlohmann::json::array();
   for (std::size_t i = 0; i < layers; ++i) {
     bool sliding = period == 0 || i % period < period - 1;
@@ -220,8 +223,8 @@ nlohmann::json synthesize_config(const GgufHeader& h) {
                                                                : std::string(known->second);
   std::string p = arch + ".";
   // block_count counts the MTP (nextn) layers appended after the decoder's.
-  auto blocks = static_cast<std::size_t>(gguf_number(m, p + "block_count").value_or(0));
-  auto nextn = static_cast<std::size_t>(gguf_number(m, p + "nextn_predict_layers").value_or(0));
+  std::size_t blocks = gguf_count(m, p + "block_count", 0, kCountCeiling);
+  std::size_t nextn = gguf_count(m, p + "nextn_predict_layers", 0, kCountCeiling);
   if (blocks > 0) config["num_hidden_layers"] = static_cast<int64_t>(blocks - std::min(blocks, nextn));
   if (nextn > 0) config["num_nextn_predict_layers"] = static_cast<int64_t>(nextn);
   copy_number(m, p + "embedding_length", config, "hidden_size");

@@ -29,6 +29,14 @@ std::optional<double> gguf_number(const nlohmann::json& metadata, const std::str
   return as_number(*value);
 }
 
+std::size_t gguf_count(const nlohmann::json& metadata, const std::string& key, std::size_t fallback,
+                       std::size_t ceiling) {
+  std::optional<double> value = gguf_number(metadata, key);
+  if (!value) return fallback;
+  if (!(*value >= 0)) return 0;  // negative, or NaN
+  return *value >= static_cast<double>(ceiling) ? ceiling : static_cast<std::size_t>(*value);
+}
+
 std::optional<std::vector<double>> gguf_per_layer(const nlohmann::json& metadata, const std::string& key,
                                                   std::size_t layers) {
   const nlohmann::json* value = find(metadata, key);

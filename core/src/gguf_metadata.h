@@ -14,6 +14,12 @@ namespace llmcalc {
 /// A numeric value; a per-layer array gives its first element.
 std::optional<double> gguf_number(const nlohmann::json& metadata, const std::string& key);
 
+/// A count (layers, a period): `fallback` when absent, 0 for a negative or non-numeric value,
+/// and `ceiling` for any above it (a damaged header then fails the config's range checks
+/// instead of sizing a loop over billions of layers).
+std::size_t gguf_count(const nlohmann::json& metadata, const std::string& key, std::size_t fallback,
+                       std::size_t ceiling);
+
 /// Every element of a per-layer array (a scalar repeated `layers` times), or nothing when the key
 /// is absent or the array was longer than the values the reader keeps.
 std::optional<std::vector<double>> gguf_per_layer(const nlohmann::json& metadata, const std::string& key,

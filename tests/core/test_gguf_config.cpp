@@ -23,6 +23,7 @@ constexpr uint32_t kArray = 9;
 class Metadata {
  public:
   Metadata& u32(const std::string& key, uint32_t value) { return name(key).word(kU32).word(value); }
+  Metadata& i32(const std::string& key, int32_t value) { return name(key).word(kI32).raw(&value, 4); }
   Metadata& text(const std::string& key, const std::string& value) { return name(key).word(kString).string(value); }
   Metadata& i32s(const std::string& key, const std::vector<int32_t>& values) {
     name(key).word(kArray).word(kI32).length(values.size());
@@ -94,6 +95,27 @@ std::vector<T> repeat(const std::vector<T>& period, std::size_t count) {
 constexpr int64_t kMiB = 1024 * 1024;
 
 }  // namespace
+
+TEST_CASE("GGUF metadata: a damaged layer count is refused with its path, not cast", "[gguf][gguf_config]") {
+  // A negative block_count (an I32 the fuzzer wrote, tests/fuzz/corpus/gguf/negative-block-count
+  // .gguf) was cast to an unsigned size (undefined behaviour); one of four billion sized a loop
+  // over the layers. Now a negative count reads as none and a huge one as kMaxLayers + 1, which
+  // the estimate refuses at /model/num_hidden_layers.
+  Metadata negative;
+  negative.text("general.architecture", "llama").i32("llama.block_count", -1811939328);
+  CHECK_FALSE(config_of(negative).contains("num_hidden_layers"));
+  Metadata huge;
+  huge.text("general.architecture", "gpt-oss").u32("gpt-oss.block_count", 4000000000u)
+      .u32("gpt-oss.attention.sliding_window_pattern", 4000000000u);
+  nlohmann::json config = config_of(huge);
+  CHECK(config["num_hidden_layers"] == 1025);
+  nlohmann::json envelope = nlohmann::json::parse(
+      llmcalc::estimate_json(nlohmann::json{{"model", config}, {"engine", "llama.cpp"}}.dump()));
+  CHECK(envelope["ok"] == false);
+  bool named = false;
+  for (const auto& issue : envelope["issues"]) named = named || issue["path"] == "/model/num_hidden_layers";
+  CHECK(named);
+}
 
 TEST_CASE("GGUF metadata: Gemma 4's sliding pattern and per-layer KV heads", "[gguf][gguf_config][gemma4]") {
   // gemma-4-26B-A4B's header as llama.cpp printed it (committed load log, search-index file id
