@@ -189,26 +189,14 @@ class LlmCalcElement extends HTMLElement {
   }
 
   // The page's worker; its first job ranks the catalog for the current settings, so the caches a
-  // ranking builds are warm before the reader asks for one. It waits until the controls have been
-  // left alone for a second: on a 2-core machine that rank shares the cores with the keystrokes
-  // of a reader who starts at once (a setting changed restarts the wait).
+  // ranking builds are warm before the reader asks for one.
   startWorker() {
     this.worker = this.core.worker();
-    if (this.worker) this.warmWhenQuiet();
-  }
-
-  warmWhenQuiet() {
-    clearTimeout(this.warmTimer);
-    this.warmTimer = setTimeout(() => {
-      this.warmTimer = 0;
-      this.worker.call('rank', [LlmCalc.rankRequest(this.state)], () => {}, () => {});
-    }, 1000);
+    if (this.worker) this.worker.call('rank', [LlmCalc.rankRequest(this.state)], () => {}, () => {});
   }
 
   // Ranks every model for the state, in the worker where one runs, and hands the envelope to `done`.
   rank(request, done) {
-    clearTimeout(this.warmTimer);  // the reader's own ranking warms the caches
-    this.warmTimer = 0;
     if (this.worker && this.worker.usable()) {
       this.worker.call('rank', [request], (index, answer) => done(answer), () => done(this.core.rank(request)));
     } else {
@@ -238,7 +226,6 @@ class LlmCalcElement extends HTMLElement {
   }
 
   set(key, value, commit) {
-    if (this.warmTimer) this.warmWhenQuiet();
     this.state[key] = value;
     this.writeHash(commit);
     this.schedule();
