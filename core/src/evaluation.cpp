@@ -72,6 +72,7 @@ std::shared_ptr<const WeightPlan> scenario_weights(const Scenario& s, const Mode
   weights->expert_bytes = scaled(weights->expert_bytes);
   weights->active_expert_bytes = scaled(weights->active_expert_bytes);
   weights->token_embd_bytes = scaled(weights->token_embd_bytes);
+  weights->lazy_table_bytes = scaled(weights->lazy_table_bytes);
   weights->mtp_bytes = scaled(weights->mtp_bytes);
   weights->total_bytes = exact_bytes - (s.weights_include_mtp ? weights->mtp_bytes : 0);
   for (int64_t& bytes : weights->layer_dense_bytes) bytes = scaled(bytes);

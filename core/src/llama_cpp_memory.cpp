@@ -180,7 +180,8 @@ EngineTotals measure(const LlamaCppInputs& in, const LayerPlacement& p, int64_t 
   auto at = [&](int d) -> DeviceMemory& {
     return d < 0 ? t.host : t.devices[static_cast<std::size_t>(d)];
   };
-  t.host.weights_bytes = w.token_embd_bytes;
+  t.host.lazy_weights_bytes = llama_cpp_lazy_bytes(w, in.hardware, engine);
+  t.host.weights_bytes = w.token_embd_bytes - t.host.lazy_weights_bytes;
   double active_share = w.expert_bytes > 0 ? static_cast<double>(w.active_expert_bytes) /
                                                  static_cast<double>(w.expert_bytes)
                                            : 0.0;
@@ -584,20 +585,29 @@ EngineTotals llama_cpp_totals(const LlamaCppInputs& in, int64_t context_tokens) 
   return measure(in, flag_placement(in), context_tokens);
 }
 
-int64_t llama_cpp_placed_bytes(const WeightPlan& weights) {
+constexpr int64_t kLazyModeBuild = 10653;
+
+int64_t llama_cpp_lazy_bytes(const WeightPlan& weights, const Hardware& hardware, const EngineSettings& engine) {
+  bool integrated_gpu = hardware.kind == "unified" && hardware.backend != "metal";
+  bool lazy = engine.engine == "llama.cpp" && engine.llama_cpp_build >= kLazyModeBuild && !integrated_gpu;
+  return lazy ? weights.lazy_table_bytes : 0;
+}
+
+int64_t llama_cpp_placed_bytes(const WeightPlan& weights, const Hardware& hardware, const EngineSettings& engine) {
   // What measure() places: token_embd, each layer's dense and expert tensors, the output layer.
-  int64_t placed = weights.token_embd_bytes + weights.output_layer_bytes;
+  int64_t placed = weights.token_embd_bytes - llama_cpp_lazy_bytes(weights, hardware, engine) +
+                   weights.output_layer_bytes;
   for (int64_t bytes : weights.layer_dense_bytes) placed += bytes;
   for (int64_t bytes : weights.layer_expert_bytes) placed += bytes;
   return placed;
 }
 
-bool llama_cpp_beyond_memory(const WeightPlan& weights, const Hardware& hardware,
+bool llama_cpp_beyond_memory(const WeightPlan& weights, const Hardware& hardware, const EngineSettings& engine,
                              int64_t devices_usable_bytes, int64_t system_memory_bytes) {
   // Unified memory and CPUs are one pool: measure() adds what sits "in RAM" to the first
   // device, so every placed byte counts against the devices' usable memory.
   int64_t pool = devices_usable_bytes + (uses_gpus(hardware) ? host_usable_bytes(system_memory_bytes) : 0);
-  return llama_cpp_placed_bytes(weights) > pool;
+  return llama_cpp_placed_bytes(weights, hardware, engine) > pool;
 }
 
 namespace {

@@ -73,15 +73,23 @@ struct LlamaCppRun {
 /// `context_tokens` x the slots. fit.context_tokens is then one slot's, fit.cache_tokens n_ctx.
 LlamaCppRun llama_cpp_run(const LlamaCppInputs& in, int64_t context_tokens, bool context_auto);
 
-/// The weights llama.cpp places on the devices and in system RAM: every text tensor.
-int64_t llama_cpp_placed_bytes(const WeightPlan& weights);
+/// The embedding tables llama.cpp reads on demand rather than loads: from b10653 (PRs #27794,
+/// #27837, #27969), --lazy-mode auto maps the marked per-layer tables over 4 GiB and reads their
+/// rows as tokens need them, wherever mmap works; from PR #28326 not on integrated GPUs (their
+/// backends report no mmap support: CUDA/HIP/Vulkan iGPUs), while Metal, CPUs and discrete GPUs
+/// keep it. Ollama's llama-server (b10488) predates it.
+int64_t llama_cpp_lazy_bytes(const WeightPlan& weights, const Hardware& hardware, const EngineSettings& engine);
+
+/// The weights llama.cpp places on the devices and in system RAM: every text tensor but the
+/// tables it reads on demand.
+int64_t llama_cpp_placed_bytes(const WeightPlan& weights, const Hardware& hardware, const EngineSettings& engine);
 
 /// Whether no placement can hold the weights: llama.cpp puts every tensor on one device or in
 /// system RAM, and a run fits only with each within its usable memory, so weights beyond the
 /// GPUs' and RAM's usable memory together never fit, whatever --fit tries. Unified memory and
 /// CPU-only hardware are one pool (RAM is the device's memory): weights beyond the devices'
 /// usable memory never fit there.
-bool llama_cpp_beyond_memory(const WeightPlan& weights, const Hardware& hardware,
+bool llama_cpp_beyond_memory(const WeightPlan& weights, const Hardware& hardware, const EngineSettings& engine,
                              int64_t devices_usable_bytes, int64_t system_memory_bytes);
 
 }  // namespace llmcalc

@@ -409,6 +409,7 @@ std::string memory_text(const MemoryEstimate& m, const std::vector<MathLine>& li
     o.integer("expert_layers", d.expert_layers);
     o.integer("kv_cache_bytes", d.kv_cache_bytes);
     o.integer("layers", d.layers);
+    if (host) o.integer("lazy_weights_bytes", d.lazy_weights_bytes);
     o.integer("node", d.node);
     if (host) o.integer("prompt_cache_limit_bytes", d.prompt_cache_limit_bytes);
     o.integer("total_bytes", d.total_bytes);

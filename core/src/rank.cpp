@@ -118,7 +118,7 @@ std::optional<Evaluation> ladder_pick(Scenario& s, const ModelSpec& spec, int64_
   };
   const bool llama_cpp = is_llama_cpp_family(s.engine.engine);
   auto beyond_memory = [&](const WeightPlan& plan) {
-    return llama_cpp && llama_cpp_beyond_memory(plan, s.hardware, device_memory, s.system_memory_bytes);
+    return llama_cpp && llama_cpp_beyond_memory(plan, s.hardware, s.engine, device_memory, s.system_memory_bytes);
   };
   // Sizes from a file's header replace the plans' totals, which then follow no order.
   const bool last_is_smallest =

@@ -15,6 +15,10 @@
 namespace llmcalc {
 namespace {
 
+// llama.cpp's --lazy-mode auto reads a marked table lazily above this size (PR #27794: "lazy
+// only for marked tensors larger than 4 GiB").
+constexpr int64_t kLazyTableBytes = int64_t{4} << 30;
+
 struct CheckpointFormat {
   std::string id;
   double weight_bits = 16;
@@ -178,6 +182,9 @@ std::optional<WeightPlan> plan_weights(const ModelSpec& model, const std::string
       plan.active_expert_bytes += (t.ne2 > 0 ? bytes / t.ne2 : 0) * experts_active;
     }
     if (is_embedding_table(t)) plan.token_embd_bytes += bytes;
+    if (t.part == ModelPart::text && t.role == TensorRole::per_layer_embd && bytes > kLazyTableBytes) {
+      plan.lazy_table_bytes += bytes;
+    }
     if (storage_total >= storage_totals.size() || !same_string(storage_totals[storage_total].first, storage)) {
       storage_total = 0;
       while (storage_total < storage_totals.size() && !same_string(storage_totals[storage_total].first, storage)) {

@@ -113,6 +113,30 @@ TEST_CASE("Without -c, --fit sizes one cache for all of llama-server's slots (PR
   CHECK(result_of(llama)["memory"]["fit"]["status"] == "offload");
 }
 
+TEST_CASE("llama.cpp reads embedding tables over 4 GiB on demand (--lazy-mode auto)", "[engines][lazy]") {
+  // Qwen3.8 Flash-Next's n-gram table (layer 2): 2 x 8 heads, each a prime number of rows from
+  // 20,000,000 (20,000,003 ... 20,000,171, summed 320,001,446, rounded up to 128: 320,001,536)
+  // of 2,560 / 16 = 160 values: 51,200,245,760 values, 102,400,491,520 B in BF16 (95.4 GiB).
+  // From b10653 llama.cpp maps it and reads rows as tokens need them, so system RAM holds the
+  // rest; not on integrated GPUs (PR #28326) nor in older builds.
+  constexpr int64_t kTable = 102400491520LL;
+  auto host = [](nlohmann::json request) {
+    request["model"] = "qwen3.8-flash-next";
+    request["weights"] = "BF16";
+    request["context_tokens"] = 8192;
+    return result_of(request)["memory"]["host"];
+  };
+  auto now = host({{"hardware", "rtx-4090"}});
+  CHECK(now["lazy_weights_bytes"] == kTable);
+  auto before = host({{"hardware", "rtx-4090"}, {"llama_cpp_build", 10645}});
+  CHECK(before["lazy_weights_bytes"] == 0);
+  CHECK(before["weights_bytes"].get<int64_t>() - now["weights_bytes"].get<int64_t>() == kTable);
+  CHECK(host({{"hardware", "dgx-spark-gb10"}})["lazy_weights_bytes"] == 0);
+  CHECK(host({{"hardware", "m3-ultra-512gb"}})["lazy_weights_bytes"] == kTable);
+  // Ollama's llama-server (b10488) loads it.
+  CHECK(host({{"hardware", "rtx-4090"}, {"engine", "ollama"}})["lazy_weights_bytes"] == 0);
+}
+
 TEST_CASE("--fit places dense layers and expert tensors as common/fit.cpp does", "[engines][fit]") {
   // Dense: Llama 3.1 8B F16 (16 GB) on an 8 GiB RTX 3070 at 8K. Step 3 fills the GPU from the
   // back: the output layer and the last k layers, k the largest that fits; -ngl k + 1 pinned

@@ -177,17 +177,24 @@ TEST_CASE("llama.cpp's ladder, cut at 3 bits or more, ends in its smallest forma
   // is every format before it. Each plan is llama.cpp's quantizer rules applied tensor by tensor,
   // so this is a property of the rules and the catalog's shapes, checked for both imatrix settings.
   const auto ladder = llmcalc::engine_format_ladder("llama.cpp");
+  // On a discrete GPU, with llama.cpp's lazy tables (the newest build) and without (Ollama's).
+  llmcalc::Hardware gpu;
+  gpu.kind = "discrete";
+  llmcalc::EngineSettings lazy;
+  llmcalc::EngineSettings eager;
+  eager.engine = "ollama";
   int compared = 0;
   for (const llmcalc::CatalogModel& entry : llmcalc::Catalog::instance().models()) {
     llmcalc::Issues issues;
     const llmcalc::ModelSpec* spec = llmcalc::catalog_model_spec(entry.id, issues);
     REQUIRE(spec);
-    for (bool imatrix : {false, true}) {
+    for (const auto& [imatrix, engine] : {std::make_pair(false, &lazy), std::make_pair(true, &lazy),
+                                          std::make_pair(false, &eager), std::make_pair(true, &eager)}) {
       std::vector<int64_t> placed;
       for (const auto& [format, bits] : ladder) {
         std::optional<llmcalc::WeightPlan> plan = llmcalc::plan_weights(*spec, format, "/weights", issues, imatrix);
         REQUIRE(plan);
-        placed.push_back(llmcalc::llama_cpp_placed_bytes(*plan));
+        placed.push_back(llmcalc::llama_cpp_placed_bytes(*plan, gpu, *engine));
       }
       for (int min_bits = llmcalc::kLlamaCppLadderSmallestLastFromBits; min_bits <= 8; ++min_bits) {
         std::size_t last = 0;
@@ -200,14 +207,14 @@ TEST_CASE("llama.cpp's ladder, cut at 3 bits or more, ends in its smallest forma
       }
     }
   }
-  CHECK(compared >= 2 * 160 * 13);  // 6 + 4 + 2 + 1 pairs per model and setting
+  CHECK(compared >= 4 * 160 * 13);  // 6 + 4 + 2 + 1 pairs per model and setting
   // Below the floor the order breaks: Qwen3 1.7B's Q2_K places more than its IQ3_XXS (Q2_K keeps
   // the tied output table at Q6_K, IQ3_XXS at Q5_K, and that table is a sixth of this model).
   llmcalc::Issues issues;
   const llmcalc::ModelSpec* small = llmcalc::catalog_model_spec("qwen3-1.7b", issues);
   REQUIRE(small);
-  CHECK(llmcalc::llama_cpp_placed_bytes(*llmcalc::plan_weights(*small, "Q2_K", "/weights", issues, false)) >
-        llmcalc::llama_cpp_placed_bytes(*llmcalc::plan_weights(*small, "IQ3_XXS", "/weights", issues, false)));
+  CHECK(llmcalc::llama_cpp_placed_bytes(*llmcalc::plan_weights(*small, "Q2_K", "/weights", issues, false), gpu, lazy) >
+        llmcalc::llama_cpp_placed_bytes(*llmcalc::plan_weights(*small, "IQ3_XXS", "/weights", issues, false), gpu, lazy));
 }
 
 TEST_CASE("explore(): matrix and leaderboard agree with estimate; recommendations follow their rules", "[explore]") {

@@ -102,7 +102,8 @@ const SENTENCES = {
   fit_slots: (v) => `Without -c, llama.cpp's --fit gives its ${v.slots} slots one shared cache of ${v.cache} tokens` +
     ` (at most the trained context × ${v.slots}); one request can use up to ${v.context}.`,
   host_parts: (v) => `${v.total} · ${v.layers} layers` + (v.experts > 0 ? ` · experts of ${v.experts} layers` : '') +
-    (v.checkpoints ? ` · context checkpoints ${v.checkpoints}` : '') + ` · prompt cache up to ${v.cache}`,
+    (v.checkpoints ? ` · context checkpoints ${v.checkpoints}` : '') + ` · prompt cache up to ${v.cache}` +
+    (v.lazy ? ` · and ${v.lazy} of embedding tables read from disk as needed` : ''),
 };
 
 // Spanish is a script of its own (dist/llm-calc-es.js beside llm-calc.js; inline in

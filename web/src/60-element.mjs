@@ -1000,7 +1000,8 @@ function placementRows(m, r, lang, t, f, deviceName) {
     rows.push([t('system_ram'), LlmCalc.i18n.sentence(lang, 'host_parts', { total: f.gib(m.host.total_bytes),
       layers: m.host.layers, experts: m.host.expert_layers,
       checkpoints: m.host.checkpoint_bytes > 0 ? f.gib(m.host.checkpoint_bytes) : '',
-      cache: f.gib(m.host.prompt_cache_limit_bytes) }), 'host']);
+      cache: f.gib(m.host.prompt_cache_limit_bytes),
+      lazy: m.host.lazy_weights_bytes > 0 ? f.gib(m.host.lazy_weights_bytes) : '' }), 'host']);
   }
   return rows;
 }

@@ -103,7 +103,8 @@ const SENTENCES = {
   fit_slots: (v) => `Sin -c, el --fit de llama.cpp da a sus ${v.slots} slots una caché compartida de ${v.cache} tokens` +
     ` (como mucho el contexto de entrenamiento × ${v.slots}); una petición puede usar hasta ${v.context}.`,
   host_parts: (v) => `${v.total} · ${v.layers} capas` + (v.experts > 0 ? ` · expertos de ${v.experts} capas` : '') +
-    (v.checkpoints ? ` · puntos de control del contexto ${v.checkpoints}` : '') + ` · caché de prompts hasta ${v.cache}`,
+    (v.checkpoints ? ` · puntos de control del contexto ${v.checkpoints}` : '') + ` · caché de prompts hasta ${v.cache}` +
+    (v.lazy ? ` · y ${v.lazy} de tablas de embeddings leídas del disco según hagan falta` : ''),
 };
 
 LlmCalc.languages = LlmCalc.languages || {};

@@ -117,6 +117,9 @@ struct DeviceMemory {
   // llama-server's prompt cache (--cache-ram; filled as prompts are cached, not at start).
   int64_t checkpoint_bytes = 0;
   int64_t prompt_cache_limit_bytes = 0;
+  // Host only: embedding tables llama.cpp maps and reads on demand (--lazy-mode auto), in the
+  // page cache as rows are read rather than loaded; not in weights_bytes.
+  int64_t lazy_weights_bytes = 0;
 };
 
 /// What llama.cpp's --fit (common/fit.cpp) does before loading: nothing when the model fits

@@ -24,6 +24,9 @@ struct WeightPlan {
   int64_t expert_bytes = 0;         // routed experts, all of them
   int64_t active_expert_bytes = 0;  // routed experts one token reads
   int64_t token_embd_bytes = 0;     // read one row per token, not in full
+  // Of token_embd_bytes: per-layer embedding tables (Gemma 4's, Qwen3.8 Flash-Next's n-gram
+  // table) of more than 4 GiB each, which llama.cpp's --lazy-mode auto reads on demand.
+  int64_t lazy_table_bytes = 0;
   std::map<std::string, int64_t> bytes_by_storage;  // by ggml type ("Q4_K", "F32") or checkpoint dtype
   // Where the bytes sit, for placing layers on devices: per decoder layer (routed experts
   // apart), the output layer with model-level tensors, and the token embedding.
