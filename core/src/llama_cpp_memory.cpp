@@ -131,6 +131,7 @@ const LlamaCppTraits& traits_of(const LlamaCppInputs& in) {
   if (last_full) t.mtp_kv_row_bytes = kv_row_bytes(model, *last_full, type, KvLayout::llama_cpp);
   t.gpus = uses_gpus(in.hardware);
   t.cpu_only = in.hardware.kind == "cpu";
+  t.lazy_weights_bytes = llama_cpp_lazy_bytes(in.weights, in.hardware, in.request.engine);
   for (int d = 0; d < devices_of(in.request); ++d) {
     t.device_backends.push_back(backend_of(device_hardware(in, d)));
     t.usable_bytes.push_back(usable_memory_bytes(device_hardware(in, d), in.request.engine));
@@ -180,7 +181,7 @@ EngineTotals measure(const LlamaCppInputs& in, const LayerPlacement& p, int64_t 
   auto at = [&](int d) -> DeviceMemory& {
     return d < 0 ? t.host : t.devices[static_cast<std::size_t>(d)];
   };
-  t.host.lazy_weights_bytes = llama_cpp_lazy_bytes(w, in.hardware, engine);
+  t.host.lazy_weights_bytes = traits.lazy_weights_bytes;
   t.host.weights_bytes = w.token_embd_bytes - t.host.lazy_weights_bytes;
   double active_share = w.expert_bytes > 0 ? static_cast<double>(w.active_expert_bytes) /
                                                  static_cast<double>(w.expert_bytes)

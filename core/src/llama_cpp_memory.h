@@ -21,6 +21,7 @@ struct LlamaCppTraits {
   int64_t checkpoint_bytes = 0;    // one context checkpoint of one sequence
   int64_t mtp_kv_row_bytes = 0;    // one KV row of the MTP layers (the last full / MLA layer's)
   bool gpus = false;               // discrete GPUs, beside system RAM
+  int64_t lazy_weights_bytes = 0;  // embedding tables read on demand (llama_cpp_lazy_bytes)
   bool cpu_only = false;
   /// A backend's KQ mask bytes per cell and token, and whether it is CUDA (which may receive
   /// the mask as f16 instead).
