@@ -651,19 +651,20 @@ LlamaCppRun fit_run(const LlamaCppInputs& in, int64_t context_tokens, bool conte
   return run;
 }
 
-// PR #28849 ("Change max context length for auto-fitting with unified KV", on master by
-// 2026-09-21; common/fit.cpp read at GenerelSchwerz/llama.cpp@947a0b6): without -c, --fit sizes
-// the one unified cache for every slot, n_ctx_train x n_seq_max cells at most (4 x with
-// llama-server's automatic slots), and shrinks it toward --fit-ctx as before (the minimum and
-// the 256-cell alignment stay those of one stream). llama-server still caps each slot at
-// n_ctx_train (tools/server, "capping"). Before it, and without a unified cache (one stream per
-// slot, whose context is already per slot: PR #27496), the ceiling is the trained context of one
-// stream. Its first build lies in b10910..b11081 (b10909 was out on 2026-09-14, b11081 on
-// 2026-09-21); the rule starts at b11081.
-constexpr int64_t kFitAllSlotsBuild = 11081;
+// PR #28849 ("Change max context length for auto-fitting with unified KV", b10999, 2026-09-16;
+// common/fit.cpp read at GenerelSchwerz/llama.cpp@947a0b6): without -c, --fit sized the one
+// unified cache for every slot, n_ctx_train x n_seq_max cells at most (4 x with llama-server's
+// automatic slots), and shrank it toward --fit-ctx as before (the minimum and the 256-cell
+// alignment stay those of one stream); llama-server still capped each slot at n_ctx_train
+// (tools/server, "capping"). PR #29437 reverted it in b11201 (2145525a, 2026-09-26: it allocated
+// four times the context by default), back to PR #27496's rule: the ceiling is the trained
+// context of one stream, and without a unified cache a stream per slot.
+constexpr int64_t kFitAllSlotsBuild = 10999;
+constexpr int64_t kFitAllSlotsRevertedBuild = 11201;
 
 bool fits_all_slots(const MemoryRequest& r) {
-  return r.engine.kv_unified && r.engine.llama_cpp_build >= kFitAllSlotsBuild;
+  const int64_t build = r.engine.llama_cpp_build;
+  return r.engine.kv_unified && build >= kFitAllSlotsBuild && build < kFitAllSlotsRevertedBuild;
 }
 
 }  // namespace

@@ -70,8 +70,9 @@ struct LlamaCppRun {
 
 /// What llama-server runs with: the placement and context --fit chooses (common/fit.cpp at
 /// b10256), starting from `context_tokens`; with `context_auto` (-c not given) it may shrink the
-/// context down to --fit-ctx first, and from b11081 (PR #28849) a unified cache starts from
-/// `context_tokens` x the slots. fit.context_tokens is then one slot's, fit.cache_tokens n_ctx.
+/// context down to --fit-ctx first, and in builds b10999..b11200 (PR #28849, reverted by #29437)
+/// a unified cache starts from `context_tokens` x the slots. fit.context_tokens is one slot's,
+/// fit.cache_tokens n_ctx.
 LlamaCppRun llama_cpp_run(const LlamaCppInputs& in, int64_t context_tokens, bool context_auto);
 
 /// The embedding tables llama.cpp reads on demand rather than loads: from b10653 (PRs #27794,

@@ -437,7 +437,7 @@ test('llama.cpp --fit: a model larger than the card runs with experts in RAM, an
   const placement = await figure(page, 'placement');
   assert.match(placement, /^llama\.cpp's --fit keeps 49 of 49 layers on the GPU, with the experts of \d+ layers in system RAM/);
   assert.match(await figure(page, 'host'), /prompt cache up to 8\.00 GiB/);
-  assert.match(await page.locator('llm-calc [data-testid="engine-release"]').textContent(), /models b10256 \(2026-08-04\)/);
+  assert.match(await page.locator('llm-calc [data-testid="engine-release"]').textContent(), /models b11541 \(2026-10-10\)/);
   // The command leaves the placement to --fit: no -ngl.
   const command = await page.locator('llm-calc .command[data-engine="llama.cpp"] pre').textContent();
   assert.doesNotMatch(command, /-ngl/);
@@ -449,21 +449,30 @@ test('llama.cpp --fit: a model larger than the card runs with experts in RAM, an
   await context.close();
 });
 
-test("the engine's own context: llama-server without -c sizes one cache for its 4 slots (PR #28849)", async () => {
+test("the engine's own context: llama-server without -c, today and in the builds of PR #28849", async () => {
   // Qwen3-0.6B Q8_0 on an RTX 4090 with ctx=0 (no -c): 28 layers x 8 KV heads x (128 + 128) x 2 B
-  // = 114,688 B per token; --fit tries the trained 40,960 x 4 slots = 163,840 cells, which fit:
-  // 163,840 x 114,688 B = 17.50 GiB of cache, while one request still gets 40,960.
+  // = 114,688 B per token. Today's --fit starts from the trained 40,960 cells, which fit:
+  // 40,960 x 114,688 B = 4.38 GiB of cache for the 4 slots.
   const { context, page, errors } = await openCalculator(suite.browser,
     `${suite.base}/index.html#v=1&model=qwen3-0.6b&weights=Q8_0&ctx=0`);
   assert.equal(await page.locator('llm-calc #f-ctx-auto').isChecked(), true);
   assert.equal(await page.locator('llm-calc #f-ctx').isDisabled(), true);
   assert.equal((await page.locator('llm-calc #ctx-value').textContent()).trim(), '40,960 tokens · chosen by the engine');
+  assert.match(await figure(page, 'kv'), /^4\.38 GiB/);
+  const command = await page.locator('llm-calc .command[data-engine="llama.cpp"] pre').textContent();
+  assert.doesNotMatch(command, / -c /);
+  // Build 11146 (v0.5.0), between PR #28849 (b10999) and its revert (b11201): --fit tried the
+  // trained 40,960 x 4 slots = 163,840 cells, which fit: 163,840 x 114,688 B = 17.50 GiB.
+  await page.locator('llm-calc #speed-assumptions summary').click();
+  assert.equal(await page.locator('llm-calc #f-llama_build').getAttribute('placeholder'), '11541');
+  await page.locator('llm-calc #f-llama_build').fill('11146');
+  await page.locator('llm-calc #f-llama_build').dispatchEvent('change');
+  await page.waitForFunction(() => location.hash.includes('llama_build=11146'));
   assert.match(await figure(page, 'kv'), /^17\.50 GiB/);
   assert.equal(await figure(page, 'placement'), "Without -c, llama.cpp's --fit gives its 4 slots one shared cache of " +
     '163,840 tokens (at most the trained context × 4); one request can use up to 40,960.');
-  const command = await page.locator('llm-calc .command[data-engine="llama.cpp"] pre').textContent();
-  assert.doesNotMatch(command, / -c /);
-  // Unticked, the context is the one the engine chose, now set (-c 40960): 4.38 GiB of cache.
+  assert.equal((await page.locator('llm-calc #ctx-value').textContent()).trim(), '40,960 tokens · chosen by the engine');
+  // Unticked, the context is the one the engine chose for a request, now set (-c 40960).
   await page.locator('llm-calc #f-ctx-auto').uncheck();
   await page.waitForFunction(() => location.hash.includes('ctx=40960'));
   assert.equal(await page.locator('llm-calc #f-ctx').isDisabled(), false);

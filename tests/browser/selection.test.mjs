@@ -101,7 +101,7 @@ test('export: a Markdown summary to the clipboard and the result as a JSON file 
   await page.locator('llm-calc #copy-summary').click();
   await page.locator('llm-calc .status').filter({ hasText: 'Summary copied' }).waitFor();
   const text = await page.evaluate(() => navigator.clipboard.readText());
-  assert.match(text, /^## Qwen3 8B · Q4_K_M · NVIDIA GeForce RTX 4090 · llama\.cpp b10256\n/);
+  assert.match(text, /^## Qwen3 8B · Q4_K_M · NVIDIA GeForce RTX 4090 · llama\.cpp b11541\n/);
   // Qwen3-8B: 36 layers x 8 KV heads x (128 + 128) x 2 B = 147,456 B per token; x 16,384 = 2.25 GiB.
   assert.match(text, /KV cache 2\.25 GiB/);
   assert.match(text, /#v=1&model=qwen3-8b&ctx=16384/);

@@ -58,33 +58,45 @@ TEST_CASE("--fit shrinks the context only when -c is not given", "[engines][fit]
   CHECK(pinned["memory"]["host"]["layers"].get<int64_t>() > 0);
 }
 
-TEST_CASE("Without -c, --fit sizes one cache for all of llama-server's slots (PR #28849)", "[engines][fit]") {
+TEST_CASE("Without -c, --fit sized one cache for all of llama-server's slots in b10999..b11200 (PR #28849, reverted)", "[engines][fit]") {
   // Qwen3-0.6B (config.json: 28 layers, 8 KV heads of 128) caches 28 x 8 x 128 x 2 (K, V) x 2 B
-  // = 114,688 B per token in f16. llama-server's 4 automatic slots share one unified cache: from
-  // PR #28849 --fit tries n_ctx_train x 4 = 40,960 x 4 = 163,840 cells, which fit a 24 GB card
-  // (17,920 MiB of cache), and each slot is capped at the trained 40,960.
+  // = 114,688 B per token in f16. llama-server's 4 automatic slots share one unified cache.
+  // Today (from b11201, PR #29437 reverted #28849) --fit starts from the trained 40,960 cells.
   nlohmann::json request = {{"model", "qwen3-0.6b"}, {"weights", "Q8_0"}, {"hardware", "rtx-4090"},
                             {"context_tokens", 0}};
   auto now = result_of(request);
-  const auto& fit = now["memory"]["fit"];
-  CHECK(fit["status"] == "fits");
-  CHECK(fit["auto_slots"] == 4);
-  CHECK(fit["cache_tokens"] == 163840);
-  CHECK(fit["context_tokens"] == 40960);
-  CHECK(now["memory"]["kv_cache"]["cells"] == 163840);
-  CHECK(now["memory"]["kv_cache_bytes"] == 163840LL * 114688);
+  CHECK(now["memory"]["fit"]["status"] == "fits");
+  CHECK(now["memory"]["fit"]["auto_slots"] == 0);
+  CHECK(now["memory"]["fit"]["cache_tokens"] == 40960);
+  CHECK(now["memory"]["kv_cache_bytes"] == 40960LL * 114688);
   CHECK(now["scenario"]["context_tokens"] == 40960);
-  // A build before it (b10256) starts from the trained context alone: 40,960 x 114,688 B.
-  request["llama_cpp_build"] = 10256;
-  auto before = result_of(request);
-  CHECK(before["memory"]["fit"]["auto_slots"] == 0);
-  CHECK(before["memory"]["fit"]["cache_tokens"] == 40960);
-  CHECK(before["memory"]["kv_cache_bytes"] == 40960LL * 114688);
+  // b11146 (v0.5.0), inside the window: n_ctx_train x 4 = 163,840 cells, which fit a 24 GB card
+  // (17,920 MiB of cache), each slot capped at the trained 40,960.
+  for (int64_t build : {10999, 11146, 11200}) {
+    request["llama_cpp_build"] = build;
+    auto within = result_of(request);
+    const auto& fit = within["memory"]["fit"];
+    CHECK(fit["status"] == "fits");
+    CHECK(fit["auto_slots"] == 4);
+    CHECK(fit["cache_tokens"] == 163840);
+    CHECK(fit["context_tokens"] == 40960);
+    CHECK(within["memory"]["kv_cache"]["cells"] == 163840);
+    CHECK(within["memory"]["kv_cache_bytes"] == 163840LL * 114688);
+    CHECK(within["scenario"]["context_tokens"] == 40960);
+  }
+  // Before it (b10998) and after the revert (b11201): the trained context alone.
+  for (int64_t build : {10998, 11201}) {
+    request["llama_cpp_build"] = build;
+    auto outside = result_of(request);
+    CHECK(outside["memory"]["fit"]["auto_slots"] == 0);
+    CHECK(outside["memory"]["fit"]["cache_tokens"] == 40960);
+    CHECK(outside["memory"]["kv_cache_bytes"] == 40960LL * 114688);
+  }
   // -c given: the cache is what it says, whatever the build.
-  request.erase("llama_cpp_build");
+  request["llama_cpp_build"] = 11146;
   request["context_tokens"] = 8192;
   CHECK(result_of(request)["memory"]["fit"]["cache_tokens"] == 8192);
-  // -np 2 without -kvu: one stream per slot, each of the trained context (PR #27496), as before.
+  // -np 2 without -kvu: one stream per slot, each of the trained context (PR #27496).
   request["context_tokens"] = 0;
   request["batch"] = 2;
   auto streams = result_of(request);
@@ -98,7 +110,7 @@ TEST_CASE("Without -c, --fit sizes one cache for all of llama-server's slots (PR
   // below: -c of that many cells fits as it is, and 512 more do not. It fills the card to its
   // margin, beyond one slot's 131,072.
   nlohmann::json llama = {{"model", "llama-3.1-8b"}, {"weights", "Q4_K_M"}, {"hardware", "rtx-4090"},
-                          {"context_tokens", 0}};
+                          {"context_tokens", 0}, {"llama_cpp_build", 11146}};
   auto full = result_of(llama);
   const auto& shrunk = full["memory"]["fit"];
   CHECK(shrunk["status"] == "context_reduced");
@@ -111,6 +123,44 @@ TEST_CASE("Without -c, --fit sizes one cache for all of llama-server's slots (PR
   CHECK(result_of(llama)["memory"]["fit"]["status"] == "fits");
   llama["context_tokens"] = cache + 512;
   CHECK(result_of(llama)["memory"]["fit"]["status"] == "offload");
+}
+
+TEST_CASE("A b11200 run without -c on an M1 Max: four trained contexts in one cache", "[engines][fit]") {
+  // iDoris-ai/AgentEar@94e66937fde6:docs/data/qwen3-asr-runtime-2026-09/RAW.md (2026-09-26),
+  // llama-b11200-bin-macos-arm64 on a MacBook M1 Max 64 GB, Qwen3-ASR-1.7B-Q8_0.gguf
+  // (2,165,034,944 B) with its mmproj, `llama-server -m ... --mmproj ... -ngl 99` (no -c):
+  // "n_ctx_seq (262144) > n_ctx_train (65536); n_slots = 4, n_ctx_slot = 65536", process RSS
+  // 32,012,176 KB; the same with -c 4096: 3,097,792 KB, n_ctx_slot = 4096. Its text decoder is
+  // Qwen3-1.7B's shape (28 layers: ivan-digital/qwen3-asr-swift docs/asr-model.md; 1,024 K and V
+  // values per layer and token, as 7 GB of vLLM cache for 65,536 tokens says:
+  // 65,536 x 28 x 1,024 x 2 x 2 B = 7.0 GiB), with the trained context the log prints.
+  nlohmann::json config = {{"model_type", "qwen3"}, {"architectures", {"Qwen3ForCausalLM"}},
+                           {"hidden_size", 2048}, {"num_hidden_layers", 28},
+                           {"num_attention_heads", 16}, {"num_key_value_heads", 8}, {"head_dim", 128},
+                           {"intermediate_size", 6144}, {"vocab_size", 151936},
+                           {"max_position_embeddings", 65536}, {"tie_word_embeddings", true},
+                           {"torch_dtype", "bfloat16"}};
+  nlohmann::json request = {{"model", config}, {"weights", "Q8_0"}, {"hardware", "m1-max-64gb"},
+                            {"context_tokens", 0}, {"llama_cpp_build", 11200}};
+  auto automatic = result_of(request);
+  CHECK(automatic["memory"]["fit"]["status"] == "fits");
+  CHECK(automatic["memory"]["fit"]["cache_tokens"] == 262144);
+  CHECK(automatic["memory"]["fit"]["context_tokens"] == 65536);
+  request["context_tokens"] = 4096;
+  auto small = result_of(request);
+  CHECK(small["memory"]["fit"]["cache_tokens"] == 4096);
+  // The two runs' RSS differ by 28,914,384 KB = 27.57 GiB, the caches' estimates by 258,048 x
+  // 114,688 B = 27.56 GiB. (RSS counts pages touched: the cache is cleared when made, the compute
+  // buffers reserved for 512-token batches are not yet written after a one-token warm-up, so the
+  // totals' other ~1 GiB of growth, the masks of 512 x 258,048 more cells, is not in it.)
+  const double logged = (32012176.0 - 3097792.0) * 1024.0;
+  const double estimated = automatic["memory"]["kv_cache_bytes"].get<double>() -
+                           small["memory"]["kv_cache_bytes"].get<double>();
+  CHECK(estimated == Approx(logged).epsilon(0.01));
+  // From b11201 the same command sizes one trained context for the four slots.
+  request["context_tokens"] = 0;
+  request["llama_cpp_build"] = 11201;
+  CHECK(result_of(request)["memory"]["fit"]["cache_tokens"] == 65536);
 }
 
 TEST_CASE("llama.cpp reads embedding tables over 4 GiB on demand (--lazy-mode auto)", "[engines][lazy]") {

@@ -68,6 +68,12 @@ test('assumption keys become the core request keys; 0 leaves the core default', 
   assert.equal(S.keyForPath('/gpu_memory_utilization'), 'gpu_util');
 });
 
+test('a llama.cpp build number becomes llama_cpp_build; none leaves the newest modelled', () => {
+  assert.equal(S.toRequest(S.decodeHash('#v=1&llama_build=11146').state).llama_cpp_build, 11146);
+  assert.equal(S.toRequest(S.decodeHash('#v=1').state).llama_cpp_build, undefined);
+  assert.equal(S.keyForPath('/llama_cpp_build'), 'llama_build');
+});
+
 test('overhead and comfort keys map to the core assumptions', () => {
   const request = S.toRequest(S.decodeHash('#v=1&ovh_us=150&comfort_pct=80&uma_pct=90').state);
   // 150 us -> 0.00015 s; 80 % -> 0.8; 90 % -> 0.9.

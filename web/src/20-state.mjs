@@ -51,6 +51,7 @@ const DEFAULTS = {
   qcmp_eff: 0,      // prefill with quantized weights: % of dense INT8 compute
   reserve_mib: 0,   // per discrete GPU: driver and context reserve, MiB
   gpu_util: 0,      // vLLM / SGLang: % of GPU memory the engine may take
+  llama_build: 0,   // llama.cpp: the build (bNNNNN) whose rules to follow; 0 = the newest modelled
   ovh_us: 0,        // decode: fixed cost per layer and token, microseconds
   comfort_pct: 0,   // verdict: "comfortable" up to this % of usable memory
   uma_pct: 0,       // Macs and other unified-memory machines: % of RAM the engine may use
@@ -58,8 +59,8 @@ const DEFAULTS = {
   hf: '',       // a Hugging Face repository the model was fetched from (owner/name)
   hf_file: '',  // and the GGUF file in it
 };
-const ASSUMPTION_KEYS = ['bw_eff', 'cmp_eff', 'qcmp_eff', 'ovh_us', 'reserve_mib', 'gpu_util', 'uma_pct',
-  'comfort_pct'];
+const ASSUMPTION_KEYS = ['bw_eff', 'cmp_eff', 'qcmp_eff', 'ovh_us', 'reserve_mib', 'gpu_util', 'llama_build',
+  'uma_pct', 'comfort_pct'];
 const INTEGER_KEYS = ['ctx', 'prompt', 'batch', 'n', 'ngl', 'cmoe', 'kwh_cents', 'hours', 'tokens_day', 'conc',
   'nodes', 'ram', 'ram_bw', 'tp', 'pp', 'dp', 'ep', 'cdev_p2p', 'users', 'tps', 'ft_rank', 'ft_mb', 'ft_seq',
   'ft_gpus', 'ft_ckpt']
@@ -225,6 +226,7 @@ function toRequest(state) {
                 gpus: state.ft_gpus, sharding: state.ft_shard, gradient_checkpointing: state.ft_ckpt === 1 },
   };
   if (state.gpu_util > 0) request.gpu_memory_utilization = percent(state.gpu_util);
+  if (state.llama_build > 0) request.llama_cpp_build = state.llama_build;
   machineRequest(state, request);
   return request;
 }
@@ -240,7 +242,7 @@ const PATH_TO_KEY = {
   '/assumptions/quantized_compute_efficiency': 'qcmp_eff', '/assumptions/reserved_bytes': 'reserve_mib',
   '/assumptions/per_layer_overhead_s': 'ovh_us', '/assumptions/comfortable_fraction': 'comfort_pct',
   '/assumptions/unified_memory_fraction': 'uma_pct',
-  '/gpu_memory_utilization': 'gpu_util',
+  '/gpu_memory_utilization': 'gpu_util', '/llama_cpp_build': 'llama_build',
   '/finetune/optimizer': 'ft_opt', '/finetune/lora_rank': 'ft_rank', '/finetune/micro_batch': 'ft_mb',
   '/finetune/seq_len': 'ft_seq', '/finetune/gpus': 'ft_gpus', '/finetune/sharding': 'ft_shard',
   '/nodes': 'nodes', '/network': 'net', '/parallel': 'tp', '/system_memory_bytes': 'ram',

@@ -13,6 +13,8 @@ const FIELDS = {
   ovh_us: { min: 1, max: 10000, effective: (s) => 1e6 * s.assumptions.per_layer_overhead_s },
   reserve_mib: { min: 1, max: 65536, effective: (s) => s.assumptions.reserved_bytes / 1048576 },
   gpu_util: { min: 5, max: 100, effective: (s) => 100 * s.gpu_memory_utilization },
+  // A build number reads without a thousands separator (b11541).
+  llama_build: { min: 1, max: 999999, effective: (s) => s.llama_cpp_build, plain: true },
   uma_pct: { min: 10, max: 100, effective: (s) => (s.assumptions.unified_memory_fraction > 0
     ? 100 * s.assumptions.unified_memory_fraction : null) },
   comfort_pct: { min: 50, max: 100, effective: (s) => 100 * s.assumptions.comfortable_fraction },
@@ -45,7 +47,8 @@ LlmCalc.assumptionEditor = function (t, onSet) {
       S.ASSUMPTION_KEYS.forEach((key) => {
         LlmCalc.dom.setValue(inputs[key], state[key] > 0 ? String(state[key]) : '');
         const effective = scenario ? FIELDS[key].effective(scenario) : undefined;
-        const placeholder = effective === null ? t('auto') : effective === undefined ? '' : f.number(effective, 0);
+        const placeholder = effective === null ? t('auto') : effective === undefined ? ''
+          : FIELDS[key].plain ? String(effective) : f.number(effective, 0);
         if (inputs[key].placeholder !== placeholder) inputs[key].placeholder = placeholder;
       });
     },

@@ -16,9 +16,10 @@
 
 namespace llmcalc {
 
-/// The newest llama.cpp build whose behaviour the estimate follows (data/engines.json); a
-/// request may name an older one (`llama_cpp_build`) where a rule changed between them.
-constexpr int64_t kLlamaCppNewestBuild = 11146;
+/// The newest llama.cpp build whose behaviour the estimate follows (data/engines.json: b11541,
+/// 2026-10-10, the newest build the public material we read names); a request may name an older
+/// one (`llama_cpp_build`) where a rule changed between them.
+constexpr int64_t kLlamaCppNewestBuild = 11541;
 
 /// Engine settings; every default is the engine's own (the release in data/engines.json), and
 /// every one is a request key the user can change.
