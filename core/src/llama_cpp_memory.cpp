@@ -120,7 +120,9 @@ const LlamaCppTraits& traits_of(const LlamaCppInputs& in) {
   for (const LayerSpec& layer : model.layers) {
     const AttentionGeometry& a = layer.attention;
     t.max_heads = std::max(t.max_heads, a.n_q_heads);
-    t.sparse_attention = t.sparse_attention || a.indexer_head_dim > 0;
+    // DeepSeek sparse attention (MLA layers with an indexer); Qwen3.8 Flash-Next's pooled indexer
+    // on full-attention layers keeps the ordinary mask (its scratch: README, not modelled).
+    t.sparse_attention = t.sparse_attention || (a.kind == AttentionKind::mla && a.indexer_head_dim > 0);
     if (a.kind == AttentionKind::sliding || a.kind == AttentionKind::chunked) {
       if (t.window_tokens == 0) t.window_tokens = a.window_tokens;
       t.checkpoint_bytes += kv_row_bytes(model, a, type, KvLayout::llama_cpp) * a.window_tokens;

@@ -163,6 +163,23 @@ TEST_CASE("A b11200 run without -c on an M1 Max: four trained contexts in one ca
   CHECK(result_of(request)["memory"]["fit"]["cache_tokens"] == 65536);
 }
 
+TEST_CASE("Qwen3.8 Flash-Next keeps its indexer keys in a third cache, K only (PR #28330)", "[engines][kv]") {
+  // waired-ai/waired-agent@b6931f8b docs/knowledges/20260920/1400-engine-pins-0342-and-uv-01217.md
+  // (2026-09-21): Ollama 0.34.2 (llama.cpp b10969) on a 24 GB CUDA card, num_ctx 8192, f16 cache,
+  // `-c 8192 -np 1 -b 512 -ub 512 --flash-attn auto`:
+  //   llama_kv_cache: size = 192.00 MiB ( 8192 cells, 12 layers, 1/1 seqs), K (f16): 96.00 MiB, V (f16): 96.00 MiB
+  //   llama_memory_recurrent: size = 112.57 MiB (1 cells, 48 layers, 1 seqs 0 rs_seq), R (f32): 4.22 MiB, S (f32): 108.00 MiB, P (f32): 0.35 MiB
+  //   llama_kv_cache: size = 24.00 MiB ( 8192 cells, 12 layers, 1/1 seqs), K (f16): 24.00 MiB, V (f16): 0.00 MiB
+  // The config's indexer: indexer_kv_heads 1 x indexer_head_dim 128 on each of the 12 full layers:
+  // 12 x 128 x 2 B x 8,192 cells = 24 MiB of keys and no values.
+  auto kv = result_of({{"model", "qwen3.8-flash-next"}, {"weights", "Q4_K_M"}, {"hardware", "rtx-4090"},
+                       {"engine", "ollama"}, {"context_tokens", 8192}})["memory"]["kv_cache"];
+  CHECK(kv["full_attention_bytes"] == 192LL * kMiB);
+  CHECK(kv["indexer_bytes"] == 24LL * kMiB);
+  // The recurrent states (R + S = 112.22 MiB; P, 0.35 MiB, is not modelled) within 0.5%.
+  CHECK(kv["state_bytes"].get<double>() == Approx(112.57 * kMiB).epsilon(0.005));
+}
+
 TEST_CASE("llama.cpp reads embedding tables over 4 GiB on demand (--lazy-mode auto)", "[engines][lazy]") {
   // Qwen3.8 Flash-Next's n-gram table (layer 2): 2 x 8 heads, each a prime number of rows from
   // 20,000,000 (20,000,003 ... 20,000,171, summed 320,001,446, rounded up to 128: 320,001,536)

@@ -140,6 +140,14 @@ void add_layer_tensors(const TensorPrefix& blk, int i, TensorList& out) {
   if (i < 63 && (arch.family_size(kPleLayers) >> i & 1)) add_ple(blk, i, out);
 }
 
+// Each full-attention layer caches its indexer's keys beside K and V: indexer_kv_heads x
+// indexer_head_dim per token (llama.cpp keeps them K-only since PR #28330, b10889: the Ollama
+// 0.34.2 / b10969 log of tests/core/test_engines.cpp has 12 layers x 128 x 2 B per cell).
+void plan_attention(const ArchConfig& arch, int64_t, AttentionGeometry& attention) {
+  if (attention.kind != AttentionKind::full) return;
+  attention.indexer_head_dim = arch.family_size(kIndexerKvHeads) * arch.family_size(kIndexerHeadDim);
+}
+
 // After the last layer, the final mixer; in each MTP layer, its input fusion and its own mixer.
 void add_head_tensors(const TensorPrefix& prefix, int layer, TensorList& out) {
   const ArchConfig& arch = out.arch();
@@ -161,6 +169,7 @@ const FamilyDefinition& qwen4_exp_family() {
     f.read_config = read_config;
     f.add_layer_tensors = add_layer_tensors;
     f.add_head_tensors = add_head_tensors;
+    f.plan_attention = plan_attention;
     f.reads_text_as = "qwen3_next";
     return f;
   }();
