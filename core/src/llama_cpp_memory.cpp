@@ -592,7 +592,8 @@ constexpr int64_t kLazyModeBuild = 10653;
 
 int64_t llama_cpp_lazy_bytes(const WeightPlan& weights, const Hardware& hardware, const EngineSettings& engine) {
   bool integrated_gpu = hardware.kind == "unified" && hardware.backend != "metal";
-  bool lazy = engine.engine == "llama.cpp" && engine.llama_cpp_build >= kLazyModeBuild && !integrated_gpu;
+  bool llama_server = engine.engine == "llama.cpp" || engine.engine == "ollama";
+  bool lazy = llama_server && engine.llama_cpp_build >= kLazyModeBuild && !integrated_gpu;
   return lazy ? weights.lazy_table_bytes : 0;
 }
 

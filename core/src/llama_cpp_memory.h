@@ -79,7 +79,7 @@ LlamaCppRun llama_cpp_run(const LlamaCppInputs& in, int64_t context_tokens, bool
 /// #27837, #27969), --lazy-mode auto maps the marked per-layer tables over 4 GiB and reads their
 /// rows as tokens need them, wherever mmap works; from PR #28326 not on integrated GPUs (their
 /// backends report no mmap support: CUDA/HIP/Vulkan iGPUs), while Metal, CPUs and discrete GPUs
-/// keep it. Ollama's llama-server (b10488) predates it.
+/// keep it; Ollama's llama-server (b10969) too.
 int64_t llama_cpp_lazy_bytes(const WeightPlan& weights, const Hardware& hardware, const EngineSettings& engine);
 
 /// The weights llama.cpp places on the devices and in system RAM: every text tensor but the

@@ -37,6 +37,7 @@ void apply_engine_defaults(Scenario& s, bool ubatch_given, std::optional<bool> k
   if (e.engine == "ollama") {
     // Ollama always passes -np (OLLAMA_NUM_PARALLEL, default 1), so the cache is per slot.
     e.kv_unified = false;
+    e.llama_cpp_build = kOllamaLlamaCppBuild;
     if (!ubatch_given) e.ubatch_tokens = ollama_default_ubatch(s.context_tokens * s.batch);
   } else if (e.engine == "llama.cpp") {
     // llama-server without -np: 4 slots sharing one unified cache (tools/server, PR #16736);
@@ -480,7 +481,7 @@ double Scenario::mem_fraction_for(const ModelSpec& spec) const {
                            : engine.mem_fraction_static;
 }
 
-// Ollama's default context by the GPUs' memory (server/sched.go at v0.32.15): 256K from 47 GiB,
+// Ollama's default context by the GPUs' memory (server/sched.go at v0.32.15, to v0.34.x): 256K from 47 GiB,
 // 32K from 23 GiB, else 4K; never above the model's trained context.
 int64_t engine_default_context(const Scenario& s, int64_t native) {
   if (s.engine.engine != "ollama") return native;

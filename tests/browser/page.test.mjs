@@ -444,7 +444,7 @@ test('llama.cpp --fit: a model larger than the card runs with experts in RAM, an
   // Ollama names the llama-server it runs.
   await page.locator('llm-calc #f-engine').selectOption('ollama');
   await page.waitForFunction(() => location.hash.includes('engine=ollama'));
-  assert.match(await page.locator('llm-calc [data-testid="engine-release"]').textContent(), /v0\.32\.15 .* llama-server \(llama\.cpp b10488\)/);
+  assert.match(await page.locator('llm-calc [data-testid="engine-release"]').textContent(), /v0\.34\.2 .* llama-server \(llama\.cpp b10969\)/);
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -20,6 +20,9 @@ namespace llmcalc {
 /// 2026-10-10, the newest build the public material we read names); a request may name an older
 /// one (`llama_cpp_build`) where a rule changed between them.
 constexpr int64_t kLlamaCppNewestBuild = 11541;
+/// The llama.cpp build Ollama's llama-server is (v0.34.2, ollama/ollama PR #18446); an Ollama
+/// request follows it whatever `llama_cpp_build` says.
+constexpr int64_t kOllamaLlamaCppBuild = 10969;
 
 /// Engine settings; every default is the engine's own (the release in data/engines.json), and
 /// every one is a request key the user can change.
