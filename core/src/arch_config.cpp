@@ -344,6 +344,29 @@ std::string family_of_architecture(const nlohmann::json& config) {
   return first.is_string() && first.get<std::string>() == "MiniCPMForCausalLM" ? "minicpm" : "";
 }
 
+// Mellum (transformers modular_mellum.py MellumDecoderLayer) names each layer's MLP:
+// "sparse" (Qwen3-MoE's experts) or "dense" (an intermediate_size SwiGLU).
+void read_mlp_layer_types(const nlohmann::json& text, JsonReader& reader, ArchConfig& arch) {
+  auto it = text.find("mlp_layer_types");
+  if (it == text.end() || it->is_null()) return;
+  std::string types_path = json_pointer_append(reader.path(), "mlp_layer_types");
+  if (!it->is_array() || static_cast<int64_t>(it->size()) < arch.n_layers) {
+    reader.issues().error("bad_layer_types", types_path,
+                          "'mlp_layer_types' must list one MLP type per hidden layer.");
+    return;
+  }
+  for (int64_t i = 0; i < arch.n_layers; ++i) {
+    const auto& entry = (*it)[static_cast<std::size_t>(i)];
+    std::string kind = entry.is_string() ? entry.get<std::string>() : "";
+    if (kind != "sparse" && kind != "dense") {
+      reader.issues().error("unknown_layer_type", types_path + "/" + std::to_string(i),
+                            "Unknown MLP type; expected sparse or dense.");
+      return;
+    }
+    arch.layer_moe[static_cast<std::size_t>(i)] = kind == "sparse";
+  }
+}
+
 void read_moe(const nlohmann::json& text, JsonReader& reader, ArchConfig& arch) {
   const std::string& type = arch.model_type;
   arch.n_experts = first_integer(reader, {"num_experts", "num_local_experts", "n_routed_experts",
@@ -392,6 +415,7 @@ void read_moe(const nlohmann::json& text, JsonReader& reader, ArchConfig& arch) 
     bool moe = i >= first_dense && i % freq == 0 && (i + 1) % step == 0 && !dense_only.count(i);
     arch.layer_moe[static_cast<std::size_t>(i)] = moe;
   }
+  read_mlp_layer_types(text, reader, arch);
   // ERNIE 4.5's MTP block is a dense decoder layer (full FFN, no experts) with mtp_emb_norm,
   // mtp_hidden_norm and a 2h -> h projection, sharing the embedding and head (the -Paddle Hub
   // total: 989,888,512 for the 300B's block).
@@ -886,6 +910,9 @@ std::optional<ArchConfig> read_arch_config(const nlohmann::json& config, const s
   // vLLM qwen3_5_mtp.py), and its vision tower is Qwen3-VL's without deepstack mergers.
   if (arch.model_type == "qwen3_vl") arch.model_type = "qwen3";
   if (arch.model_type == "qwen3_vl_moe") arch.model_type = "qwen3_moe";
+  // Mellum is Qwen3-MoE's attention (q/k norms) and experts with layer_types sliding windows,
+  // per-type RoPE and mlp_layer_types (transformers modular_mellum.py).
+  if (arch.model_type == "mellum") arch.model_type = "qwen3_moe";
   // A text-only checkpoint names its config qwen3_5_text / qwen3_5_moe_text (Qwen3.8-2.4T-A95B).
   if (is_one_of(arch.model_type, {"qwen3_5", "qwen3_5_moe", "qwen3_5_text", "qwen3_5_moe_text"})) {
     arch.model_type = "qwen3_next";

@@ -286,6 +286,34 @@ TEST_CASE("LFM2-8B-A1B by hand: short convolutions, 2 dense layers, then 32 expe
   CHECK(m.params.active == 1557740288LL);
 }
 
+TEST_CASE("Mellum2.1 by hand: Qwen3-MoE layers, 3 sliding : 1 full, mlp_layer_types",
+          "[params][families][mellum]") {
+  // 28 layers, hidden 2,304, 32 query / 4 KV heads of 128, vocab 98,304, untied.
+  auto m = catalog_model("mellum2.1-12b-a2.5b-thinking");
+  // q and o 2,304 x 4,096 = 9,437,184 each; k and v 2,304 x 512 = 1,179,648 each.
+  CHECK(m.params.attention == 28 * (2 * 9437184LL + 2 * 1179648LL));
+  // Every layer sparse: 64 experts of 896 (3 x 2,304 x 896 = 6,193,152 each), a 64-way router.
+  CHECK(m.params.experts_routed == 28 * 64 * 6193152LL);
+  CHECK(m.params.router == 28 * 64 * 2304LL);
+  CHECK(m.params.mlp_dense == 0);
+  // Two norms per layer, per-head q/k norms (128 each), the final norm.
+  CHECK(m.params.norms == 28 * (2 * 2304 + 2 * 128) + 2304);
+  // Embedding and head 98,304 x 2,304 = 226,492,416 each. Per layer 417,747,712:
+  // 28 x 417,747,712 + 2 x 226,492,416 + 2,304 = 12,149,923,072 ("12B").
+  CHECK(m.params.total == 12149923072LL);
+  // Top 8 of 64: 28 x 56 x 6,193,152 = 9,710,862,336 idle.
+  CHECK(m.params.active == m.params.total - 9710862336LL);
+  // Its cache: 7 full layers of every cell and 21 of a 1,024-token window, 4 x 128 x 2 x 2 B per
+  // layer and token; vLLM and llama.cpp keep windows their own way, transformers all of them.
+  int full = 0, sliding = 0;
+  for (const auto& layer : m.layers) {
+    if (layer.attention.kind == llmcalc::AttentionKind::full) ++full;
+    if (layer.attention.kind == llmcalc::AttentionKind::sliding && layer.attention.window_tokens == 1024) ++sliding;
+  }
+  CHECK(full == 7);
+  CHECK(sliding == 21);
+}
+
 TEST_CASE("Falcon-H1 0.5B by hand: attention and a Mamba2 mixer side by side in every layer",
           "[params][families][falcon_h1]") {
   // 36 layers, hidden 1,024, 8 query / 2 KV heads of 64, SwiGLU 2,048, vocab 32,784, untied.
