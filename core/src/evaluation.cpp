@@ -148,7 +148,8 @@ Evaluation evaluate_speed(const Scenario& s, const ModelSpec& model,
   speed_request.devices = s.devices;
   // llama.cpp and Ollama split layers across devices by default (--split-mode layer).
   speed_request.tensor_parallel = s.engine.engine != "llama.cpp" && s.engine.engine != "ollama";
-  speed_request.ubatch_tokens = s.engine.ubatch_tokens;
+  // llama.cpp and Ollama report the -ub they ran with (Ollama's follows its memory check).
+  speed_request.ubatch_tokens = out.memory.ubatch_tokens > 0 ? out.memory.ubatch_tokens : s.engine.ubatch_tokens;
   speed_request.flash_attention = s.engine.flash_attention;
   speed_request.kv_type = s.kv_type;
   speed_request.mtp_draft_tokens = s.engine.mtp ? s.engine.mtp_draft_tokens : 0;

@@ -683,6 +683,7 @@ LlamaCppRun llama_cpp_run(const LlamaCppInputs& in, int64_t context_tokens, bool
   run.fit.context_tokens = all_slots ? std::min(stream_cells, context_tokens) : stream_cells;
   run.fit.cache_tokens = one_stream ? stream_cells : stream_cells * slots;
   run.fit.auto_slots = all_slots ? slots : 0;
+  run.ubatch_tokens = r.engine.ubatch_tokens;
   return run;
 }
 

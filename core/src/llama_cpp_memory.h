@@ -66,6 +66,7 @@ EngineTotals llama_cpp_totals(const LlamaCppInputs& in, int64_t context_tokens);
 struct LlamaCppRun {
   EngineTotals totals;
   FitPlan fit;
+  int64_t ubatch_tokens = 0;  // the -ub it ran with
 };
 
 /// What llama-server runs with: the placement and context --fit chooses (common/fit.cpp at

@@ -4,11 +4,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "compressed_kv_pool.h"
 #include "engine_memory.h"
 #include "json_text.h"
 #include "llama_cpp_memory.h"
+#include "ollama_batch.h"
 #include "server_memory.h"
 
 namespace llmcalc {
@@ -203,16 +205,30 @@ std::string usable_formula(const MemoryRequest& request, const Hardware& hardwar
   return say(lang, "unified memory x GPU wired-limit fraction", "memoria unificada x fracción del límite fijado para la GPU");
 }
 
+// The request with Ollama's automatic batch for `context` (ollama_batch.cpp), when it applies.
+std::optional<MemoryRequest> with_ollama_batch(const ModelSpec& model, const WeightPlan& weights,
+                                               const Hardware& hardware, const MemoryRequest& request,
+                                               int64_t context) {
+  if (!request.engine.ubatch_auto) return std::nullopt;
+  MemoryRequest batched = request;
+  batched.engine.ubatch_tokens = ollama_generation_batch(model, weights, hardware, request, context);
+  return batched;
+}
+
 // What llama-server runs with. Ollama always passes -c (llm/llama_server.go startLlamaServer,
-// v0.30 to v0.33), so --fit never shrinks its context and moves layers instead; when its
+// v0.30 to v0.34), so --fit never shrinks its context and moves layers instead; when its
 // automatic default context still fails to load, the scheduler retries once a tier lower
-// (server/sched.go nextLowerAutoNumCtx: above 32,768 to 32,768, above 4,096 to 4,096).
+// (server/sched.go nextLowerAutoNumCtx: above 32,768 to 32,768, above 4,096 to 4,096), with the
+// automatic batch of the new context (reduceAutoNumCtxForLoadOOM).
 LlamaCppRun llama_server_run(const LlamaCppInputs& in, int64_t context) {
   const MemoryRequest& request = in.request;
   if (request.engine.engine != "ollama") return llama_cpp_run(in, context, request.context_auto);
   LlamaCppRun run = llama_cpp_run(in, context, false);
   if (run.totals.fits || !request.context_auto || context <= 4096) return run;
-  return llama_cpp_run(in, context > 32768 ? 32768 : 4096, false);
+  const int64_t lower = context > 32768 ? 32768 : 4096;
+  std::optional<MemoryRequest> retry = with_ollama_batch(in.model, in.weights, in.hardware, request, lower);
+  if (!retry) return llama_cpp_run(in, lower, false);
+  return llama_cpp_run(LlamaCppInputs(in.model, in.weights, in.hardware, *retry), lower, false);
 }
 
 }  // namespace
@@ -295,12 +311,15 @@ int64_t usable_memory_bytes(const Hardware& hardware, const EngineSettings& engi
 }
 
 int64_t largest_fitting_context(const ModelSpec& model, const WeightPlan& weights,
-                                const Hardware& hardware, const MemoryRequest& request) {
-  return Engine{model, weights, hardware, request}.largest_context();
+                                const Hardware& hardware, const MemoryRequest& asked) {
+  std::optional<MemoryRequest> batched = with_ollama_batch(model, weights, hardware, asked, asked.context_tokens);
+  return Engine{model, weights, hardware, batched ? *batched : asked}.largest_context();
 }
 
 MemoryEstimate estimate_memory(const ModelSpec& model, const WeightPlan& weights,
-                               const Hardware& hardware, const MemoryRequest& request) {
+                               const Hardware& hardware, const MemoryRequest& asked) {
+  std::optional<MemoryRequest> batched = with_ollama_batch(model, weights, hardware, asked, asked.context_tokens);
+  const MemoryRequest& request = batched ? *batched : asked;
   MemoryEstimate out;
   const EngineSettings& engine = request.engine;
   const Engine memory{model, weights, hardware, request};
@@ -317,6 +336,7 @@ MemoryEstimate estimate_memory(const ModelSpec& model, const WeightPlan& weights
     LlamaCppRun run = llama_server_run(memory.llama_cpp, context);
     t = std::move(run.totals);
     out.fit = std::move(run.fit);
+    out.ubatch_tokens = run.ubatch_tokens;
   } else {
     t = memory.at(context);
     out.fit.context_tokens = context;
@@ -468,6 +488,7 @@ std::string memory_text(const MemoryEstimate& m, const std::vector<MathLine>& li
       for (const DeviceMemory& device : m.per_device) append_device(devices.item(), device, false);
     }
     o.integer("total_bytes", m.total_bytes);
+    if (m.ubatch_tokens > 0) o.integer("ubatch_tokens", m.ubatch_tokens);
     o.integer("usable_bytes", m.usable_bytes);
     o.number("utilization", m.utilization);
     o.string("verdict", m.verdict);

@@ -12,6 +12,7 @@
 #include "llmcalc/json_reader.h"
 #include "llmcalc/weights.h"
 #include "json_text.h"
+#include "ollama_batch.h"
 #include "published_formats.h"
 #include "server_memory.h"
 #include "sglang_mem_fraction.h"
@@ -23,12 +24,6 @@ const std::set<std::string> kEngines = {"llama.cpp", "ollama", "vllm", "sglang",
                                         "transformers"};
 
 
-// Ollama sets -b and -ub together by the total context (llm/server.go): 512 up to 4K tokens,
-// 1024 up to 32K, else 2048.
-int64_t ollama_default_ubatch(int64_t total_context) {
-  return total_context <= 4096 ? 512 : total_context <= 32768 ? 1024 : 2048;
-}
-
 // The engine's own defaults where the request leaves a setting out (data/engines.json names the
 // release each follows).
 void apply_engine_defaults(Scenario& s, bool ubatch_given, std::optional<bool> kv_unified) {
@@ -38,7 +33,10 @@ void apply_engine_defaults(Scenario& s, bool ubatch_given, std::optional<bool> k
     // Ollama always passes -np (OLLAMA_NUM_PARALLEL, default 1), so the cache is per slot.
     e.kv_unified = false;
     e.llama_cpp_build = kOllamaLlamaCppBuild;
-    if (!ubatch_given) e.ubatch_tokens = ollama_default_ubatch(s.context_tokens * s.batch);
+    // Without num_batch Ollama starts from a batch by context and steps it down by memory
+    // (ollama_batch.cpp), which needs the weights: the memory estimate applies it.
+    if (!ubatch_given) e.ubatch_tokens = ollama_context_batch(s.context_tokens * s.batch);
+    e.ubatch_auto = !ubatch_given;
   } else if (e.engine == "llama.cpp") {
     // llama-server without -np: 4 slots sharing one unified cache (tools/server, PR #16736);
     // an explicit -np turns it off unless -kvu is given.

@@ -331,10 +331,49 @@ TEST_CASE("Ollama: its default context, batch and slots", "[engines][ollama]") {
                         {"devices", c.devices}, {"context_tokens", 0}});
     CHECK(r["scenario"]["context_tokens"] == c.context);
     CHECK(r["scenario"]["ubatch"] == c.ubatch);
+    // Qwen3-8B Q4_K_M (~5 GB) and Ollama's f16 cache prediction (36 x 8 x 128 x 2 x 2 B per token)
+    // leave the batch where the context puts it: no memory step-down (next test).
+    CHECK(r["memory"]["ubatch_tokens"] == c.ubatch);
     // Ollama passes -np 1: one stream of exactly that context.
     CHECK(r["scenario"]["kv_unified"] == false);
     CHECK(r["memory"]["kv_cache"]["cells"] == c.context);
   }
+}
+
+TEST_CASE("Ollama steps its automatic batch down when its own prediction fills the GPU", "[engines][ollama]") {
+  // server/sched.go automaticGenerationBatch (ollama/ollama@fb30760). Ollama predicts the load as
+  // the GGUF file plus an f16 cache of every layer (fewest KV heads, head width hidden / heads)
+  // over the total context, and keeps 1,024 only if that is at most 75% of the free memory (60%
+  // for 2,048) with a 768 MiB (2 GiB) surcharge under 80% of it. An RTX 3090 offers
+  // 24 GiB - 512 MiB = 25,232,932,864 B: 75% is 18,924,699,648 B, 80% 20,186,346,291 B.
+  auto ubatch = [](nlohmann::json request) {
+    request["engine"] = "ollama";
+    request["weights"] = "Q4_K_M";
+    return result_of(request)["memory"]["ubatch_tokens"].get<int64_t>();
+  };
+  // Llama 3.1 8B at Ollama's 32,768 default: 32 x 8 x 128 x 2 x 2 B x 32,768 = 4,294,967,296 B of
+  // predicted cache beside a ~4.9 GB file: ~9.2 GB, under 75%, and 768 MiB fits under 80%: 1,024.
+  CHECK(ubatch({{"model", "llama-3.1-8b"}, {"hardware", "rtx-3090"}, {"context_tokens", 0}}) == 1024);
+  // Qwen3-32B: hidden 5,120 / 64 heads = a head width of 80 in the prediction (the real heads are
+  // 128): 64 x 8 x 80 x 2 x 2 B x 32,768 = 5,368,709,120 B beside a file of ~19.8 GB, over 75%:
+  // 512. The estimate's file is well above the 13.6 GB that would have kept 1,024.
+  nlohmann::json big = {{"model", "qwen3-32b"}, {"hardware", "rtx-3090"}, {"context_tokens", 0}};
+  CHECK(ubatch(big) == 512);
+  big["engine"] = "ollama";
+  big["weights"] = "Q4_K_M";
+  CHECK(result_of(big)["memory"]["weights_bytes"].get<int64_t>() > 18924699648LL - 5368709120LL);
+  // Above 32,768 tokens the start is 2,048: Llama 3.1 8B at 65,536 predicts ~4.9 GB + 8.6 GB =
+  // ~13.5 GB, under 60% of an RTX A6000's 48 GiB - 512 MiB (30.6 GB) with 2 GiB to spare: 2,048;
+  // on a 16 GB RTX 4080 (16 GiB - 512 MiB = 16,642,998,272 B) over 60% and 75% (12.5 GB): 512.
+  CHECK(ubatch({{"model", "llama-3.1-8b"}, {"hardware", "rtx-a6000"}, {"context_tokens", 65536}}) == 2048);
+  CHECK(ubatch({{"model", "llama-3.1-8b"}, {"hardware", "rtx-4080"}, {"context_tokens", 65536}}) == 512);
+  // CUDA without flash attention: 512, and 256 above 4,096 tokens on a card of 8 GiB or less.
+  CHECK(ubatch({{"model", "llama-3.1-8b"}, {"hardware", "rtx-4060"}, {"context_tokens", 8192},
+                {"flash_attention", false}}) == 256);
+  CHECK(ubatch({{"model", "llama-3.1-8b"}, {"hardware", "rtx-3090"}, {"context_tokens", 8192},
+                {"flash_attention", false}}) == 512);
+  // A num_batch the user sets (ubatch) is passed as it is.
+  CHECK(ubatch({{"model", "qwen3-32b"}, {"hardware", "rtx-3090"}, {"context_tokens", 0}, {"ubatch", 1024}}) == 1024);
 }
 
 TEST_CASE("Ollama keeps its context and moves layers; a default that fails is retried a tier lower",
@@ -358,6 +397,18 @@ TEST_CASE("Ollama keeps its context and moves layers; a default that fails is re
   CHECK(retried["memory"]["fit"]["status"] == "fits");
   CHECK(retried["memory"]["fit"]["context_tokens"] == 4096);
   CHECK(retried["memory"]["kv_cache_bytes"] == 4096LL * 262144);
+  // The retry's batch follows its context (reduceAutoNumCtxForLoadOOM). Gemma 4 E4B Q4_K_M on
+  // the same card and RAM: at 32,768 tokens Ollama's prediction (a ~5 GB file and a small cache)
+  // keeps 1,024, but its per-layer embedding table fills the 2 GiB of RAM, so the load fails and
+  // the retry at 4,096 runs with that context's 512.
+  nlohmann::json small = {{"model", "gemma-4-e4b"}, {"weights", "Q4_K_M"}, {"engine", "ollama"},
+                          {"hardware", "rtx-3090"}, {"context_tokens", 32768},
+                          {"system_memory_bytes", 6LL * kGiB}};
+  CHECK(result_of(small)["memory"]["ubatch_tokens"] == 1024);
+  small["context_tokens"] = 0;
+  auto small_retried = result_of(small);
+  CHECK(small_retried["memory"]["fit"]["context_tokens"] == 4096);
+  CHECK(small_retried["memory"]["ubatch_tokens"] == 512);
   // A context the user set is never retried: the same machine at -c 32768 does not fit.
   request["context_tokens"] = 32768;
   CHECK(result_of(request)["memory"]["verdict"] == "oom");

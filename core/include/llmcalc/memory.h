@@ -29,6 +29,7 @@ constexpr int64_t kOllamaLlamaCppBuild = 10969;
 struct EngineSettings {
   std::string engine = "llama.cpp";  // llama.cpp | ollama | vllm | sglang | mlx | transformers
   int64_t ubatch_tokens = 512;       // llama.cpp -ub default (Ollama: by context, see scenario)
+  bool ubatch_auto = false;          // Ollama without num_batch: its automatic batch (ollama_batch.cpp)
   bool flash_attention = true;
   double gpu_memory_utilization = 0.92;  // vLLM default since v0.21 (PR #38284)
   double mem_fraction_static = 0;        // SGLang; 0: computed from GPU memory as SGLang does
@@ -151,6 +152,7 @@ struct MemoryEstimate {
   int64_t kv_cache_bytes = 0;
   int64_t overhead_bytes = 0;      // compute/activation buffers + runtime (CUDA context, graphs)
   int64_t compute_buffer_bytes = 0;
+  int64_t ubatch_tokens = 0;        // llama.cpp / Ollama: the -ub the run uses (0 elsewhere)
   int64_t total_bytes = 0;          // device memory needed, all devices (host RAM is in `host`)
   int64_t usable_bytes = 0;
   int64_t headroom_bytes = 0;
