@@ -312,6 +312,8 @@ TEST_CASE("Mellum2.1 by hand: Qwen3-MoE layers, 3 sliding : 1 full, mlp_layer_ty
   }
   CHECK(full == 7);
   CHECK(sliding == 21);
+  // Mellum2 (June) has the same shapes: its config differs in eos_token_id and use_sliding_window.
+  CHECK(catalog_model("mellum2-12b-a2.5b-instruct").params.total == 12149923072LL);
 }
 
 TEST_CASE("Falcon-H1 0.5B by hand: attention and a Mamba2 mixer side by side in every layer",
