@@ -22,15 +22,21 @@
 #include "round_up.h"
 
 namespace llmcalc {
+
+int devices_of(const MemoryRequest& request) {
+  return static_cast<int>(std::max<int64_t>(1, request.devices));
+}
+
+const Hardware& request_device(const MemoryRequest& request, const Hardware& hardware, int d) {
+  const std::vector<Hardware>& list = request.device_hardware;
+  return static_cast<std::size_t>(d) < list.size() ? list[static_cast<std::size_t>(d)] : hardware;
+}
+
 namespace {
 
 constexpr int64_t kOsShareBytes = 4 * kGiB;   // RAM left to the OS on unified / CPU systems
 constexpr int64_t kOpOffloadMinBatch = 32;    // ggml-backend offloads ops from 32-row batches
 constexpr int64_t kCheckpointStepTokens = 8192;  // server --checkpoint-min-step (b10256)
-
-int devices_of(const MemoryRequest& request) {
-  return static_cast<int>(std::max<int64_t>(1, request.devices));
-}
 
 bool uses_gpus(const Hardware& hardware) { return hardware.kind == "discrete"; }
 
@@ -39,8 +45,7 @@ int64_t host_usable_bytes(int64_t system_memory_bytes) {
 }
 
 const Hardware& device_hardware(const LlamaCppInputs& in, int d) {
-  const std::vector<Hardware>& list = in.request.device_hardware;
-  return static_cast<std::size_t>(d) < list.size() ? list[static_cast<std::size_t>(d)] : in.hardware;
+  return request_device(in.request, in.hardware, d);
 }
 
 // Blocks of the GGUF: the decoder layers, and the MTP (nextn) layers when the file holds them:

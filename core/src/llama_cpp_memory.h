@@ -63,6 +63,11 @@ struct LlamaCppInputs {
 /// layers on the GPUs by default), before --fit changes anything.
 EngineTotals llama_cpp_totals(const LlamaCppInputs& in, int64_t context_tokens);
 
+/// The devices a request runs on, in the engine's order: `devices` copies of the hardware passed
+/// beside it, or the ones it lists (device_hardware).
+int devices_of(const MemoryRequest& request);
+const Hardware& request_device(const MemoryRequest& request, const Hardware& hardware, int d);
+
 struct LlamaCppRun {
   EngineTotals totals;
   FitPlan fit;

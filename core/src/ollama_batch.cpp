@@ -16,6 +16,8 @@
 
 #include <algorithm>
 
+#include "llama_cpp_memory.h"
+
 namespace llmcalc {
 namespace {
 
@@ -67,18 +69,12 @@ int64_t ollama_context_batch(int64_t total_context) {
 int64_t ollama_generation_batch(const ModelSpec& model, const WeightPlan& weights, const Hardware& hardware,
                                 const MemoryRequest& request, int64_t context_tokens) {
   const EngineSettings& engine = request.engine;
-  if (engine.engine != "ollama" || !engine.ubatch_auto) return engine.ubatch_tokens;
   const int64_t total_context = context_tokens * std::max<int64_t>(1, request.sequences);
-  const int devices = request.device_hardware.empty() ? static_cast<int>(request.devices)
-                                                       : static_cast<int>(request.device_hardware.size());
-  auto device = [&](int d) -> const Hardware& {
-    return request.device_hardware.empty() ? hardware : request.device_hardware[static_cast<std::size_t>(d)];
-  };
   bool cuda = false;
   bool small_cuda = false;
   int64_t available = 0;
-  for (int d = 0; d < devices; ++d) {
-    const Hardware& h = device(d);
+  for (int d = 0; d < devices_of(request); ++d) {
+    const Hardware& h = request_device(request, hardware, d);
     if (h.kind == "cpu") continue;
     bool is_cuda = h.backend == "cuda";
     cuda = cuda || is_cuda;
