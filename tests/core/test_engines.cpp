@@ -376,6 +376,32 @@ TEST_CASE("Ollama steps its automatic batch down when its own prediction fills t
   CHECK(ubatch({{"model", "qwen3-32b"}, {"hardware", "rtx-3090"}, {"context_tokens", 0}, {"ubatch", 1024}}) == 1024);
 }
 
+TEST_CASE("An Ollama log: -b 512 at -c 32768 on an RTX 2060, and the layers --fit keeps", "[engines][ollama]") {
+  // A user's Ollama server log of 2026-06-28 (search-index file id 61471163053, repository not
+  // named; Ollama's llama-server era, where the automatic batch rule has held since v0.30.0):
+  //   msg="starting llama-server" cmd=".../llama-server --model ... -c 32768 -np 1 ... --flash-attn auto -b 512 -ub 512 ..."
+  //   msg="gpu memory" id=0 library=CUDA available="4.6 GiB" free="5.0 GiB"
+  //   CUDA0 : NVIDIA GeForce RTX 2060 (5738 MiB, 5141 MiB free)
+  //   general.name = Hermes 3 Llama 3.1 8B, file type Q4_0, file size = 4.33 GiB
+  //   common_params_fit_impl:   - CUDA0 (NVIDIA GeForce RTX 2060): 15 layers,   4089 MiB used,   1052 MiB free
+  //   load_tensors: offloaded 15/33 layers to GPU
+  // Ollama's prediction: the 4.33 GiB file + 32 x 8 x 128 x 2 x 2 B x 32,768 = 4 GiB of f16 cache,
+  // above 80% of the card, so 32,768 tokens' 1,024 steps down to 512. The card is the 5,141 MiB
+  // llama.cpp found free (Hermes 3 has Llama 3.1 8B's shapes).
+  nlohmann::json request = {
+      {"model", "llama-3.1-8b"}, {"weights", "Q4_0"}, {"engine", "ollama"}, {"context_tokens", 32768},
+      {"hardware", {{"name", "NVIDIA GeForce RTX 2060"}, {"memory_bytes", 5141LL * kMiB},
+                    {"memory_bandwidth_bytes_per_s", 336e9}, {"fp16_flops_per_s", 51.6e12}, {"backend", "cuda"}}},
+      {"assumptions", {{"reserved_bytes", 0}}}};
+  auto r = result_of(request);
+  CHECK(r["scenario"]["ubatch"] == 1024);  // the context's batch, before Ollama's memory check
+  CHECK(r["memory"]["ubatch_tokens"] == 512);
+  // With that batch --fit keeps 15 layers on the card (the log's 15/33; at 1,024 it would be 14),
+  // the card holding 4,089 MiB by the log, within 1%.
+  CHECK(r["memory"]["fit"]["gpu_layers"] == 15);
+  CHECK(r["memory"]["per_device"][0]["total_bytes"].get<double>() == Approx(4089.0 * kMiB).epsilon(0.01));
+}
+
 TEST_CASE("Ollama keeps its context and moves layers; a default that fails is retried a tier lower",
           "[engines][ollama]") {
   // Ollama passes -c (llm/llama_server.go), so llama-server's --fit may not shrink the context.
