@@ -43,4 +43,24 @@ std::string engine_limit(const std::string& engine, const Hardware& device, cons
   return "";
 }
 
+std::string ollama_mlx_runner_note(const std::string& engine, const Hardware& device,
+                                   const std::string& model_type, Language lang) {
+  // The families v0.40.0's notes name read as these model types here: Qwen3.5, 3.6 and 3.8 as
+  // Qwen3-Next's hybrid (arch_config.cpp), Gemma 4 and its unified form as gemma4. Qwen3-Next itself
+  // reads the same, and Ollama's MLX runner registers it too (x/models/qwen3_5 at fb30760).
+  if (engine != "ollama" || device.backend != "metal" || (model_type != "qwen3_next" && model_type != "gemma4")) {
+    return "";
+  }
+  return say(lang,
+             "Ollama 0.40 and later can run this model on their MLX runner on Apple silicon (their notes name "
+             "Qwen3.5, 3.6, 3.8 and Gemma 4): its cache grows with the tokens in use instead of being set aside "
+             "for the whole context, and up to 8 GiB of prompt-cache snapshots can stay in memory. These figures "
+             "are Ollama 0.34's llama.cpp runner; the MLX engine's are closer to the newer Ollama.",
+             "Ollama 0.40 y posteriores pueden ejecutar este modelo con su motor MLX en Apple silicon (sus notas "
+             "nombran Qwen3.5, 3.6, 3.8 y Gemma 4): su caché crece con los tokens en uso en vez de reservarse "
+             "para todo el contexto, y hasta 8 GiB de instantáneas de la caché de prompts pueden quedar en "
+             "memoria. Estas cifras son las del motor llama.cpp de Ollama 0.34; las del motor MLX se acercan "
+             "más al Ollama nuevo.");
+}
+
 }  // namespace llmcalc

@@ -426,6 +426,13 @@ std::optional<Scenario> resolve_scenario(const nlohmann::json& request, Issues& 
       break;
     }
   }
+  for (const DeviceGroup& group : s.groups()) {
+    std::string note = ollama_mlx_runner_note(s.engine.engine, group.device, s.model.model_type, s.lang);
+    if (!note.empty()) {
+      issues.warning("ollama_mlx_runner", "/engine", note);
+      break;
+    }
+  }
   if (s.engine.mtp && s.model.mtp_layers == 0) {
     issues.warning("no_mtp_layers", "/mtp",
                    say(s.lang, "This model ships no MTP layers; MTP drafting is ignored.",

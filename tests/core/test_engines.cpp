@@ -3,11 +3,13 @@
 // row.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <set>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "test_support.h"
 
@@ -338,6 +340,30 @@ TEST_CASE("Ollama: its default context, batch and slots", "[engines][ollama]") {
     CHECK(r["scenario"]["kv_unified"] == false);
     CHECK(r["memory"]["kv_cache"]["cells"] == c.context);
   }
+}
+
+TEST_CASE("Ollama 0.40's MLX runner on Apple silicon: a warning for the families it names", "[engines][ollama]") {
+  // Ollama v0.40.0's release notes (2026-10-06): Qwen3.8, Gemma 4, Qwen3.6 and Qwen3.5 run on MLX on
+  // Apple silicon by default. Our Ollama is v0.34.2's llama-server, so such a request says so
+  // (Qwen3-Next, read as the same hybrid and registered by the MLX runner, too); other families,
+  // other engines and other devices do not.
+  auto codes = [](const nlohmann::json& request) {
+    auto r = llmcalc_test::estimate(request);
+    REQUIRE(r["ok"] == true);
+    std::vector<std::string> found;
+    for (const auto& issue : r["issues"]) found.push_back(issue["code"].get<std::string>());
+    return found;
+  };
+  auto has = [](const std::vector<std::string>& found) {
+    return std::find(found.begin(), found.end(), "ollama_mlx_runner") != found.end();
+  };
+  for (const char* model : {"gemma-4-12b", "gemma-4-26b-a4b", "qwen3.8-27b", "qwen3.6-35b-a3b", "qwen3.5-9b"}) {
+    INFO(model);
+    CHECK(has(codes({{"model", model}, {"engine", "ollama"}, {"hardware", "m3-max-128gb"}})));
+    CHECK_FALSE(has(codes({{"model", model}, {"engine", "ollama"}, {"hardware", "rtx-4090"}})));
+    CHECK_FALSE(has(codes({{"model", model}, {"engine", "llama.cpp"}, {"hardware", "m3-max-128gb"}})));
+  }
+  CHECK_FALSE(has(codes({{"model", "llama-3.1-8b"}, {"engine", "ollama"}, {"hardware", "m3-max-128gb"}})));
 }
 
 TEST_CASE("Ollama steps its automatic batch down when its own prediction fills the GPU", "[engines][ollama]") {

@@ -19,4 +19,15 @@ namespace llmcalc {
 std::string engine_limit(const std::string& engine, const Hardware& device, const std::string& format,
                          Language lang);
 
+/// Ollama from v0.40.0 (2026-10-06, release notes: "Models run on MLX on Apple Silicon by default",
+/// naming Qwen3.5, Qwen3.6, Qwen3.8 and Gemma 4) runs these architectures on its MLX runner on a
+/// Mac, whose memory differs from the llama-server path we model as Ollama v0.34.2: no cache is
+/// allocated for num_ctx, it grows 256 tokens at a time (x/mlxrunner/cache/kvcache.go), and up to
+/// 8 GiB of paged-out prefix-cache snapshots stay resident (x/mlxrunner/prefix_cache.go,
+/// maxPagedOutBytes; ollama/ollama@fb30760). Returns that note in `lang` for an Ollama request on a
+/// Metal device whose model reads as one of these families (`model_type` qwen3_next or gemma4, as
+/// the spec keeps it), else "".
+std::string ollama_mlx_runner_note(const std::string& engine, const Hardware& device,
+                                   const std::string& model_type, Language lang);
+
 }  // namespace llmcalc
