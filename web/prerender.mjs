@@ -23,7 +23,14 @@ function serializeCalculator() {
   // (content-visibility), each holding the height it has here (1,280 px wide) so the page keeps
   // its length. In the pre-render only: on the live page a card taking its real height as it came
   // near moved the page under the pointer (README, the twentieth session); here nothing acts yet.
-  const cards = Array.from(root.querySelectorAll('.results > .card'));
+  // Only cards that start beyond the first screen and Chromium's margin of 1.5 screens below it
+  // (kViewportMarginPercentage = 150, third_party/blink/renderer/core/display_lock/
+  // display_lock_document_state.h): a nearer card is laid out for the first frame all the same, in
+  // a second style and layout pass once the first has found it near, which cost 20-30 ms of the
+  // first frame at 1x in traces (issue #22).
+  const near = window.innerHeight * 2.5;
+  const cards = Array.from(root.querySelectorAll('.results > .card'))
+    .filter((card) => card.getBoundingClientRect().top + window.scrollY >= near);
   const heights = cards.map((card) => {
     const box = getComputedStyle(card);
     return card.getBoundingClientRect().height - ['paddingTop', 'paddingBottom', 'borderTopWidth',
