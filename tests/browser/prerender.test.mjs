@@ -17,7 +17,9 @@ const suite = browserSuite();
 function snapshot() {
   const root = document.querySelector('llm-calc').shadowRoot;
   const visible = Array.from(root.children).filter((node) => node.tagName !== 'STYLE');
-  const menus = Array.from(root.querySelectorAll('select'));
+  // The pre-render's stand-ins for text and number boxes (web/prerender.mjs) show their value as
+  // text, which an input's innerText does not: they are read as the controls they stand for.
+  const menus = Array.from(root.querySelectorAll('select, .prerendered-input'));
   menus.forEach((menu) => menu.style.setProperty('display', 'none', 'important'));
   // The pre-render's cards off screen are drawn once scrolled near (content-visibility), and
   // innerText leaves out what is not drawn: every card is drawn while the text is read.
@@ -26,13 +28,15 @@ function snapshot() {
   const text = visible.map((node) => node.innerText).join('\n');
   menus.forEach((menu) => menu.style.removeProperty('display'));
   cards.forEach((card) => card.style.removeProperty('content-visibility'));
-  const value = (c) => c.type === 'checkbox' ? c.checked
-    : c.tagName === 'SELECT' ? `${c.value} (${c.selectedOptions[0] ? c.selectedOptions[0].text : ''})` : c.value;
+  const standIn = (c) => c.classList.contains('prerendered-input');
+  const value = (c) => standIn(c) ? (c.classList.contains('placeholder') ? '' : c.textContent)
+    : c.type === 'checkbox' ? c.checked
+      : c.tagName === 'SELECT' ? `${c.value} (${c.selectedOptions[0] ? c.selectedOptions[0].text : ''})` : c.value;
   return {
     text,
-    controls: Array.from(root.querySelectorAll('input, select'))
+    controls: Array.from(root.querySelectorAll('input, select, .prerendered-input'))
       .filter((c) => c.type !== 'file' && !c.closest('details:not([open])'))
-      .map((c) => `${c.id || c.getAttribute('data-key') || c.type}=${value(c)}`),
+      .map((c) => `${c.id || c.getAttribute('data-for') || c.getAttribute('data-key') || c.type}=${value(c)}`),
     open: Array.from(root.querySelectorAll('details')).map((d) => d.open),
     closedContents: Array.from(root.querySelectorAll('details:not([open]) > :not(summary)')).length,
   };
@@ -128,6 +132,36 @@ test('the pre-render\'s cards off screen, not drawn yet, hold the heights the li
   // anyway, so only the cards beyond wait; the nearer ones would cost a second layout pass.
   for (const card of prerendered) assert.equal(card.deferred, card.top >= 1800, `card at ${card.top} px`);
   assert.ok(prerendered.some((card) => card.deferred));
+});
+
+// Each text or number box of the page, where it is drawn and what it shows: on the pre-render its
+// stand-in (web/prerender.mjs), on the live page the input itself.
+async function textBoxes(url, javaScriptEnabled, width) {
+  const { context, page, errors } = await openPage(suite.browser, { javaScriptEnabled, locale: 'en-US', viewport: { width, height: 720 } });
+  await page.goto(url);
+  if (javaScriptEnabled) await page.locator('llm-calc[data-explored]').waitFor();
+  const boxes = await page.evaluate(() => Array.from(document.querySelector('llm-calc').shadowRoot
+    .querySelectorAll('input[type=text], input[type=search], input[type=number], .prerendered-input'))
+    .filter((box) => box.getClientRects().length && !box.closest('details:not([open])'))
+    .map((box) => {
+      const r = box.getBoundingClientRect();
+      const id = box.id || box.getAttribute('data-for');
+      const shown = box.tagName === 'INPUT' ? box.value || box.placeholder : box.textContent;
+      return `${id} ${shown} at ${r.left.toFixed(1)},${r.top.toFixed(1)} ${r.width.toFixed(1)}x${r.height.toFixed(1)}`;
+    }));
+  assert.deepEqual(errors, []);
+  await context.close();
+  return boxes;
+}
+
+test('the pre-render draws each text and number box where the live page puts it, with its text', async () => {
+  for (const width of [1280, 390]) {
+    const prerendered = await textBoxes(`${suite.base}/index.html`, false, width);
+    // The search box, the Hugging Face box, the context, prompt, batch and device count, the
+    // deployment card's users and speed.
+    assert.ok(prerendered.length >= 8, prerendered.join('\n'));
+    assert.deepEqual(prerendered, await textBoxes(`${suite.base}/index.html`, true, width), `${width} px wide`);
+  }
 });
 
 test('before the page script runs, only the default page shows the pre-rendered figures', async () => {
