@@ -78,12 +78,16 @@ function serializeCalculator() {
   });
   // A closed menu shows its chosen option only, so the others stay out of the HTML (389 options,
   // 4.8 KB gzip); a menu opened in the tenth of a second before the live element replaces the
-  // pre-render lists that one option.
+  // pre-render lists that one option. A menu as wide as its longest option (the language menu)
+  // keeps the width it had with all of them, so the buttons beside it do not move when the live
+  // page takes over.
   root.querySelectorAll('select').forEach((select) => {
+    const width = select.getBoundingClientRect().width;
     Array.from(select.options).forEach((option) => {
       if (option.selected) option.setAttribute('selected', '');
       else option.remove();
     });
+    if (Math.abs(select.getBoundingClientRect().width - width) > 0.01) select.style.setProperty('width', `${width}px`);
   });
   const rules = [];
   root.querySelectorAll('[style]').forEach((node, index) => {

@@ -134,19 +134,21 @@ test('the pre-render\'s cards off screen, not drawn yet, hold the heights the li
   assert.ok(prerendered.some((card) => card.deferred));
 });
 
-// Each text or number box of the page, where it is drawn and what it shows: on the pre-render its
-// stand-in (web/prerender.mjs), on the live page the input itself.
+// Each text or number box and each menu of the page, where it is drawn and what it shows: on the
+// pre-render a box's stand-in (web/prerender.mjs) and a menu holding its chosen option only, on the
+// live page the controls themselves.
 async function textBoxes(url, javaScriptEnabled, width) {
   const { context, page, errors } = await openPage(suite.browser, { javaScriptEnabled, locale: 'en-US', viewport: { width, height: 720 } });
   await page.goto(url);
   if (javaScriptEnabled) await page.locator('llm-calc[data-explored]').waitFor();
   const boxes = await page.evaluate(() => Array.from(document.querySelector('llm-calc').shadowRoot
-    .querySelectorAll('input[type=text], input[type=search], input[type=number], .prerendered-input'))
+    .querySelectorAll('input[type=text], input[type=search], input[type=number], .prerendered-input, select'))
     .filter((box) => box.getClientRects().length && !box.closest('details:not([open])'))
     .map((box) => {
       const r = box.getBoundingClientRect();
       const id = box.id || box.getAttribute('data-for');
-      const shown = box.tagName === 'INPUT' ? box.value || box.placeholder : box.textContent;
+      const shown = box.tagName === 'INPUT' ? box.value || box.placeholder
+        : box.tagName === 'SELECT' ? box.selectedOptions[0]?.text : box.textContent;
       return `${id} ${shown} at ${r.left.toFixed(1)},${r.top.toFixed(1)} ${r.width.toFixed(1)}x${r.height.toFixed(1)}`;
     }));
   assert.deepEqual(errors, []);
@@ -154,7 +156,7 @@ async function textBoxes(url, javaScriptEnabled, width) {
   return boxes;
 }
 
-test('the pre-render draws each text and number box where the live page puts it, with its text', async () => {
+test('the pre-render draws each text and number box and each menu where the live page puts it, with its text', async () => {
   for (const width of [1280, 390]) {
     const prerendered = await textBoxes(`${suite.base}/index.html`, false, width);
     // The search box, the Hugging Face box, the context, prompt, batch and device count, the
