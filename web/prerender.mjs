@@ -6,17 +6,6 @@
 import { launchChromium } from './chromium.mjs';
 import { createStaticServer } from './static-server.mjs';
 
-// The pre-render's stand-ins for text, search and number boxes (serializeCalculator): the box of
-// web/llm-calc.css's `select, input, button` rules, its text centred in it as an input centres its
-// inner editor and clipped at the content box, growing in a Hugging Face row as the input does.
-const PRERENDERED_INPUT_STYLES = '.prerendered-input { display: flex; align-items: center; font: inherit; ' +
-  'color: var(--fg); background: var(--bg); border: 1px solid var(--line); border-radius: 6px; padding: 6px 8px; ' +
-  'min-height: 36px; max-width: 100%; min-width: 0; }\n' +
-  '.prerendered-input > span { flex: 1 1 auto; min-width: 0; overflow: hidden; white-space: pre; }\n' +
-  '.prerendered-input.placeholder { color: var(--placeholder); }\n' +
-  '.hub-row .prerendered-input { flex: 1; }\n' +
-  '@container calc (max-width: 720px) { .prerendered-input { min-height: 44px; } }';
-
 // Runs in the page: what the markup must carry that the DOM holds only as properties (form values,
 // inline styles, which a style-src without 'unsafe-inline' would refuse as attributes).
 function serializeCalculator() {
@@ -52,12 +41,12 @@ function serializeCalculator() {
     card.style.setProperty('contain-intrinsic-block-size', `auto ${heights[index]}px`);
   });
   // Text, search and number boxes are drawn as plain boxes of the same size showing the same text
-  // (PRERENDERED_INPUT_STYLES): a native box brings a shadow tree of its own (an inner editor, a
-  // placeholder, spin or clear buttons) to style, lay out and paint before the first frame, and
-  // without them the first frame came 20-40 ms sooner at 1x in interleaved cold loads (issue #22).
-  // A box sized by its own contents (none on the default page) keeps its width; the others stretch
-  // or grow as the inputs do. Nothing can be typed for the moment before the live page
-  // replaces the pre-render.
+  // (`.prerendered-input` in web/llm-calc.css): a native box brings a shadow tree of its own (an
+  // inner editor, a placeholder, spin or clear buttons) to style, lay out and paint, and Chromium's
+  // form scan at DOMContentLoaded forces a style and layout pass per control (989 -> 682 forced
+  // passes per load in traces; issue #22). Every box on the default page stretches or grows as its
+  // input does (tests/browser/prerender.test.mjs compares their places). Nothing can be typed for
+  // the moment before the live page replaces the pre-render.
   root.querySelectorAll('input').forEach((input) => {
     if (!['text', 'search', 'number'].includes(input.type) || !input.getClientRects().length) return;
     const box = document.createElement('span');
@@ -65,11 +54,6 @@ function serializeCalculator() {
     box.setAttribute('data-for', input.id);
     box.append(document.createElement('span'));
     box.firstChild.textContent = input.value || input.placeholder;
-    const width = input.getBoundingClientRect().width;
-    input.style.setProperty('width', 'fit-content');
-    const ownWidth = input.getBoundingClientRect().width;
-    input.style.removeProperty('width');
-    if (getComputedStyle(input).flexGrow === '0' && Math.abs(width - ownWidth) < 0.5) box.style.setProperty('width', `${width}px`);
     input.replaceWith(box);
   });
   root.querySelectorAll('input').forEach((input) => {
@@ -121,8 +105,7 @@ export async function prerenderDefaultPage(distDir) {
     if (errors.length) throw new Error(`pre-render: ${errors.join('; ')}`);
     const page0 = await page.evaluate(serializeCalculator);
     // The host shows the pre-render unless the page's guard (staleGuardScript) found it stale.
-    const style = `${page0.styles}\n${PRERENDERED_INPUT_STYLES}\n${page0.rules}\n` +
-      ':host { display: var(--llmcalc-prerendered, block) !important; }';
+    const style = `${page0.styles}\n${page0.rules}\n:host { display: var(--llmcalc-prerendered, block) !important; }`;
     if (/<\/style/i.test(style)) throw new Error('pre-render: the styles close their own element');
     const template = `<template shadowrootmode="open"><style data-prerendered-state="${page0.state}" ` +
       `data-prerendered-lang="${page0.lang}">${style}</style>${page0.markup}</template>`;
