@@ -76,3 +76,33 @@ test('on a phone every control is a finger-sized target', async () => {
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+// The short answer is on the first screen: beside the settings on a wide page, its top level with
+// theirs and the results right under it; above the settings in one column (a phone, where it was
+// below every setting, 1,487 px down a 844 px screen).
+test('the short answer is on the first screen at every width, above the settings in one column', async () => {
+  for (const width of [390, 1280]) {
+    const { context, page, errors } = await openCalculator(suite.browser, `${suite.base}/index.html`,
+      { viewport: { width, height: 844 } });
+    const boxes = await page.locator('llm-calc').evaluate((host) => {
+      const rect = (selector) => {
+        const box = host.shadowRoot.querySelector(selector).getBoundingClientRect();
+        return { top: box.top, bottom: box.bottom, left: box.left, right: box.right };
+      };
+      return { answer: rect('.summary'), controls: rect('.controls'), results: rect('.results'),
+               text: host.shadowRoot.querySelector('.summary').textContent };
+    });
+    assert.match(boxes.text, /fits comfortably/);
+    assert.ok(boxes.answer.bottom <= 844, `the answer ends at ${boxes.answer.bottom} px at ${width} px`);
+    if (width === 390) {
+      assert.ok(boxes.answer.bottom < boxes.controls.top, 'the answer above the settings');
+      assert.ok(boxes.controls.bottom < boxes.results.top, 'the settings above the results');
+    } else {
+      assert.ok(boxes.answer.left >= boxes.controls.right, 'the answer beside the settings');
+      assert.equal(boxes.answer.top, boxes.controls.top);
+      assert.equal(boxes.results.top, boxes.answer.bottom + 12);  // the gap between cards
+    }
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});

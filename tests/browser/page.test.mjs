@@ -41,8 +41,8 @@ test('a share URL reproduces the state in a fresh page; a broken one falls back 
   await context.close();
 });
 
-// Every figure, table cell, command and chart path of the results, once the explore panels have
-// settled (they follow the main figures by a debounce).
+// Every figure, table cell, command and chart path of the short answer and the results, once the
+// explore panels have settled (they follow the main figures by a debounce).
 async function everyNumber(page) {
   await page.locator('llm-calc #speed-chart path.decode').waitFor();
   let previous = null;
@@ -50,7 +50,7 @@ async function everyNumber(page) {
     const snapshot = await page.locator('llm-calc').evaluate((host) => {
       const results = host.shadowRoot.querySelector('.results');
       return JSON.stringify({
-        text: results.textContent,
+        text: host.shadowRoot.querySelector('.summary').textContent + results.textContent,
         paths: Array.from(results.querySelectorAll('path')).map((path) => path.getAttribute('d')),
       });
     });

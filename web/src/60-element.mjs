@@ -541,10 +541,13 @@ class LlmCalcElement extends HTMLElement {
       LlmCalc.renderRankView(ui.rank, this.rank.bind(this), this.state, t, LlmCalc.i18n.formatter(this.lang));
     });
 
+    // The short answer, beside the settings on a wide page and above them in one column (a
+    // phone, a narrow widget), so the first screen holds the answer (web/llm-calc.css).
+    const shortAnswer = el('section', { class: 'card summary', 'aria-labelledby': 'answers-title' },
+      el('h2', { id: 'answers-title', text: t('answers_title') }), ui.answers, ui.advice);
     // Only the verdict is announced as it changes (issue #21 item 12): a live region over all
     // the results read every figure at each slider step.
-    const results = el('section', { class: 'results', 'aria-label': t('answers_title') },
-      el('div', { class: 'card' }, el('h2', { text: t('answers_title') }), ui.answers, ui.advice),
+    const results = el('section', { class: 'results', 'aria-label': t('results_title') },
       planCard,
       this.compare.element,
       el('div', { class: 'card' }, el('h2', { text: t('memory') }), ui.verdict, ui.bar, ui.figures),
@@ -568,7 +571,7 @@ class LlmCalcElement extends HTMLElement {
     root.appendChild(ui.notice);
     root.appendChild(ui.error);
     root.appendChild(ui.warnings);
-    root.appendChild(el('div', { class: 'layout' }, controls, results));
+    root.appendChild(el('div', { class: 'layout' }, shortAnswer, controls, results));
     this.weightFormatsKey = '';  // the menu above holds the common formats only
     this.built = true;
   }
