@@ -166,6 +166,33 @@ test('the ranking from the worker is the one the page computes itself', async ()
   await context.close();
 });
 
+// The worker's first job ranks the catalog to warm its caches, and sends nothing back: the page's
+// thread neither receives nor parses an answer no one reads (a hundred KB of JSON). Counted: the
+// answers that reach the page before and with the reader's own ranking, which the worker runs
+// after the warm-up (one job at a time).
+test('the worker\'s warm-up ranking sends no answer to the page', async () => {
+  const { context, page, errors } = await openPage(suite.browser);
+  await page.addInitScript(() => {
+    const NativeWorker = window.Worker;
+    window.workerAnswers = [];
+    window.Worker = class extends NativeWorker {
+      constructor(...args) {
+        super(...args);
+        this.addEventListener('message', (event) => {
+          if (event.data && event.data.answer !== undefined) window.workerAnswers.push(event.data.lane.replace(/^\d+ /, ''));
+        });
+      }
+    };
+  });
+  await page.goto(`${suite.base}/index.html`);
+  await waitForCalculator(page);
+  await page.waitForFunction(() => document.querySelector('llm-calc').worker?.usable());
+  await ranking(page);
+  assert.deepEqual(await page.evaluate(() => window.workerAnswers), ['rank']);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('the module is read and compiled once: the worker is made from the page\'s compiled module', async () => {
   const { context, page, errors } = await openPage(suite.browser);
   const reads = [];

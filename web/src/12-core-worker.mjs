@@ -11,10 +11,11 @@ import { LlmCalc } from './00-namespace.mjs';
 
 // The worker's program, serialized into its source after the module's glue; it must not refer
 // to anything outside itself. Messages in: {options} once (the factory's options: the page's
-// compiled module), then jobs {lane, id, method, parts}: a call of one of the module's JSON
+// compiled module), then jobs {lane, id, method, parts, quiet}: a call of one of the module's JSON
 // methods per part (explore: one section group of a state per part). Out: {ready},
-// {lane, id, index, answer} per part (the envelope's JSON text), {failed}. A job is dropped
-// between parts once a newer one in its lane (a client's method) arrived.
+// {lane, id, index, answer} per part (the envelope's JSON text) unless the job is quiet (a
+// warm-up, whose answers no one reads), {failed}. A job is dropped between parts once a newer one
+// in its lane (a client's method) arrived.
 function workerProgram() {
   let core = null;
   let broken = false;
@@ -32,7 +33,7 @@ function workerProgram() {
         self.postMessage({ failed: String(error && error.message) });
         return;
       }
-      self.postMessage({ lane: job.lane, id: job.id, index: index, answer: answer });
+      if (!job.quiet) self.postMessage({ lane: job.lane, id: job.id, index: index, answer: answer });
       if (++index < job.parts.length) setTimeout(step, 0);
     };
     step();
@@ -89,16 +90,23 @@ class CoreWorker {
 
   // A client (one <llm-calc> element) calls call(method, parts, onAnswer(index, envelope),
   // onFailure()) for each new state; answers of its earlier calls of that method are dropped.
+  // warm(method, parts) runs a call for the caches it fills, in a lane of its own, and nothing
+  // comes back: a first rank's answer (about 100 KB of JSON) cost the page's thread 22 ms at 4x
+  // CPU to receive and parse, in the first second after the page went live (issue #22).
   client() {
     const client = ++this.clients;
+    const post = (lane, id, method, parts, quiet) => {
+      this.worker.postMessage({ lane: lane, id: id, method: method, parts: parts, quiet: quiet });
+    };
     return {
       usable: () => this.ready && !this.failed,
       call: (method, parts, onAnswer, onFailure) => {
         const lane = client + ' ' + method;
         const id = ++this.id;
-        this.jobs[lane] = { id: id, onAnswer: onAnswer, onFailure: onFailure };
-        this.worker.postMessage({ lane: lane, id: id, method: method, parts: parts });
+        this.jobs[lane] = { id: id, onAnswer: onAnswer, onFailure: onFailure };  // before a failure can come
+        post(lane, id, method, parts, false);
       },
+      warm: (method, parts) => { post(client + ' warm ' + method, ++this.id, method, parts, true); },
       cancel: (method) => { delete this.jobs[client + ' ' + method]; },
     };
   }

@@ -192,7 +192,7 @@ class LlmCalcElement extends HTMLElement {
   // ranking builds are warm before the reader asks for one.
   startWorker() {
     this.worker = this.core.worker();
-    if (this.worker) this.worker.call('rank', [LlmCalc.rankRequest(this.state)], () => {}, () => {});
+    if (this.worker) this.worker.warm('rank', [LlmCalc.rankRequest(this.state)]);
   }
 
   // Ranks every model for the state, in the worker where one runs, and hands the envelope to `done`.
