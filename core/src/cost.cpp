@@ -23,7 +23,8 @@ double per_million(double usd_per_hour, double tokens_per_s) {
   return tokens_per_s > 0 ? usd_per_hour / (tokens_per_s * 3600.0) * 1e6 : 0.0;
 }
 
-// Looked up once per model: the price list is fixed for the life of the module.
+// Looked up once per model: the price list is fixed for the life of the module. A row marked
+// `delisted` (the date its provider stopped offering it) is history, not a price to pay.
 const nlohmann::json& cheapest_api(const std::string& model_id) {
   static std::map<std::string, nlohmann::json> found;
   auto cached = found.find(model_id);
@@ -34,7 +35,7 @@ const nlohmann::json& cheapest_api(const std::string& model_id) {
   for (const auto& price : prices["prices"]) {
     auto id = price.find("model_id");
     if (id == price.end() || !id->is_string() || id->get_ref<const std::string&>() != model_id ||
-        !price["usd_per_million_output_tokens"].is_number()) {
+        !price["usd_per_million_output_tokens"].is_number() || price.contains("delisted")) {
       continue;
     }
     if (best.is_null() || price["usd_per_million_output_tokens"].get<double>() <

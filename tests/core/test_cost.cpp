@@ -78,3 +78,22 @@ TEST_CASE("Cost assumptions from the request, with bad values as issues", "[cost
   CHECK(bad["ok"] == false);
   CHECK(bad["issues"][0]["path"] == "/cost/hours_per_day");
 }
+
+TEST_CASE("The cheapest API price leaves out prices no longer offered", "[cost]") {
+  llmcalc::CostAssumptions a;
+  auto api_price = [&](const std::string& model_id) {
+    llmcalc::CostInputs in;
+    in.device_id = "custom";
+    in.model_id = model_id;
+    return nlohmann::json::parse(llmcalc::estimate_cost(in, a))["api"]["price"];
+  };
+  // data/api_prices.json, Llama 3.1 8B: DeepInfra's $0.05 per million output tokens was removed on
+  // 2026-06-08 (models.dev commit 077a047eb); Groq's $0.08 is still listed.
+  auto llama = api_price("llama-3.1-8b");
+  CHECK(llama["provider"] == "Groq");
+  CHECK(llama["usd_per_million_output_tokens"].get<double>() == Approx(0.08));
+  // Kimi K2: all four hosts' rows are delisted ($2.00 to $3.00); Moonshot's own API lists $2.50.
+  auto kimi = api_price("kimi-k2");
+  CHECK(kimi["provider"] == "Moonshot AI");
+  CHECK(kimi["usd_per_million_output_tokens"].get<double>() == Approx(2.5));
+}
