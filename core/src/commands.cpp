@@ -271,8 +271,10 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
       flags.push_back({"--cache-type-k", type});
       flags.push_back({"--cache-type-v", type});
       if (s.kv_type.name == "fp8") {
-        notes += say(s.lang, " llama.cpp has no fp8 KV cache; q8_0 is the closest.",
-                     " llama.cpp no tiene caché KV fp8; q8_0 es lo más cercano.");
+        // An fp8 KV cache came with b12274 (PR #28392, November 2026), after the release modelled
+        // (data/engines.json); its -ctk name is not in a source read here.
+        notes += say(s.lang, " llama.cpp has an fp8 KV cache only from b12274 (PR #28392); before it, q8_0 is the closest.",
+                     " llama.cpp tiene caché KV fp8 solo desde b12274 (PR #28392); antes, q8_0 es lo más cercano.");
       }
     }
     if (!s.tensor_split.empty()) {

@@ -132,6 +132,10 @@ TEST_CASE("Checkpoint formats get the server's --quantization flag", "[commands]
   CHECK(nvfp4["vllm"]["notes"].get<std::string>().find("already quantized to NVFP4") != std::string::npos);
   CHECK(awq["vllm"]["notes"].get<std::string>().find("already quantized to AWQ-INT4") != std::string::npos);
   CHECK(fp8["vllm"]["notes"].get<std::string>().find("already quantized") == std::string::npos);
+  // llama.cpp: q8_0 stands in, and the note names the build that added an fp8 cache (release
+  // b12274, "llama : Add FP8 KV-cache support (#28392)").
+  CHECK(fp8["llama.cpp"]["flags"]["--cache-type-k"] == "q8_0");
+  CHECK(fp8["llama.cpp"]["notes"].get<std::string>().find("b12274") != std::string::npos);
 }
 
 TEST_CASE("Catalog commands download what they run: -hf, hf.co and mlx-community repositories", "[commands][catalog]") {
