@@ -921,6 +921,21 @@ std::optional<ArchConfig> read_arch_config(const nlohmann::json& config, const s
   // Kimi K3 wraps a Kimi Linear one (KDA + MLA, LatentMoE) with another MoonViT.
   if (arch.model_type == "kimi_k25") arch.model_type = "kimi_k2";
   if (arch.model_type == "kimi_k3") arch.model_type = "kimi_linear";
+  // Read but not modelled: DeepSeek V4.1 (deepseek-ai/DeepSeek-V4.1-Flash, config.json of
+  // 2026-09-10) keeps about 196B parameters in two Engram tables that vLLM holds in host memory,
+  // adds three DSpark layers and shares compressed KV from kv_source_layer_ids; as a generic
+  // decoder it came out at 606B parameters where the checkpoint holds a 552B backbone and 196B of
+  // Engram tables (NeMo AutoModel's deepseek_v41 README), so it is refused.
+  if (is_one_of(arch.model_type, {"deepseek_v41", "deepseek_v41_text"})) {
+    issues.error("not_modelled", json_pointer_append(path, "model_type"),
+                 say(issues.language,
+                     "DeepSeek V4.1 (" + arch.model_type + ") is not modelled yet: its Engram tables, DSpark "
+                     "layers and shared compressed KV are beyond the generic decoder, whose figures would be wrong.",
+                     "DeepSeek V4.1 (" + arch.model_type + ") aún no está modelado: sus tablas Engram, sus capas "
+                     "DSpark y su KV comprimida compartida van más allá del decodificador genérico, cuyas cifras "
+                     "serían erróneas."));
+    return std::nullopt;
+  }
   if (std::find(std::begin(kKnownFamilies), std::end(kKnownFamilies), arch.model_type) == std::end(kKnownFamilies) &&
       !arch.family) {
     std::string type = arch.model_type.substr(0, 40);

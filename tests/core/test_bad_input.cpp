@@ -76,6 +76,24 @@ TEST_CASE("Config problems are reported at their JSON path", "[bad_input][config
   CHECK(first_error(config)["path"] == "/model/layer_types/7");
 }
 
+TEST_CASE("DeepSeek V4.1 is refused, not computed as a generic decoder", "[bad_input][config]") {
+  // The published config nests the language model: model_type deepseek_v41 at the top,
+  // deepseek_v41_text in text_config (deepseek-ai/DeepSeek-V4.1-Flash, read in a copy at
+  // sfxnz/TensorFold tests/fixtures/deepseek_v41/config.json @b044d500). Shapes from that file.
+  nlohmann::json text = {{"model_type", "deepseek_v41_text"}, {"vocab_size", 129280}, {"hidden_size", 5120},
+                         {"moe_intermediate_size", 2304}, {"num_hidden_layers", 40}, {"num_attention_heads", 64},
+                         {"num_key_value_heads", 1}, {"head_dim", 512}, {"n_routed_experts", 384},
+                         {"num_experts_per_tok", 6}, {"n_shared_experts", 1}};
+  nlohmann::json config = {{"architectures", {"DeepseekV41ForCausalLM"}}, {"model_type", "deepseek_v41"},
+                           {"text_config", text}};
+  auto envelope = llmcalc_test::estimate({{"model", config}});
+  CHECK(envelope["ok"] == false);
+  CHECK(first_error(config)["code"] == "not_modelled");
+  CHECK(first_error(config)["path"] == "/model/model_type");
+  // A text-only config names the text model type at the top.
+  CHECK(first_error(text)["code"] == "not_modelled");
+}
+
 TEST_CASE("Unknown families compute as a generic decoder with a warning", "[bad_input][config]") {
   auto config = base_config();
   config["model_type"] = "brand_new_arch";
