@@ -44,6 +44,34 @@ test('a dropped config.json becomes the model; its strings stay text', async () 
   await context.close();
 });
 
+test('a config the core refuses shows the reason and no figures of an earlier setting', async () => {
+  const { context, page, errors } = await openCalculator(suite.browser, `${suite.base}/index.html`);
+  // DeepSeek V4.1's published nesting (copy at sfxnz/TensorFold tests/fixtures/deepseek_v41 @b044d500).
+  const config = {
+    architectures: ['DeepseekV41ForCausalLM'], model_type: 'deepseek_v41',
+    text_config: { model_type: 'deepseek_v41_text', vocab_size: 129280, hidden_size: 5120, num_hidden_layers: 40,
+                   num_attention_heads: 64, num_key_value_heads: 1, head_dim: 512, moe_intermediate_size: 2304,
+                   n_routed_experts: 384, num_experts_per_tok: 6 },
+  };
+  await page.locator('llm-calc #f-file').setInputFiles({
+    name: 'config.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(config)),
+  });
+  const alert = page.locator('llm-calc p.error[role="alert"]');
+  await alert.waitFor();
+  assert.match(await alert.textContent(), /DeepSeek V4\.1 \(deepseek_v41\) is not modelled yet/);
+  // The Llama 3.1 8B figures shown before the drop are not left under the error.
+  assert.equal(await page.locator('llm-calc section.summary').isVisible(), false);
+  assert.equal(await page.locator('llm-calc section.results').isVisible(), false);
+  assert.equal(await page.locator('llm-calc [data-testid="kv"]').isVisible(), false);
+  // A catalog model brings the answer back.
+  await page.locator('llm-calc #f-model').selectOption('qwen3-8b');
+  await page.locator('llm-calc section.results [data-testid="kv"]').waitFor();
+  assert.equal(await alert.isVisible(), false);
+  assert.equal(await page.locator('llm-calc section.summary').isVisible(), true);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('a GGUF header gives the exact tensor bytes; a hostile name is inert', async () => {
   const { context, page, errors } = await openCalculator(suite.browser, `${suite.base}/index.html`);
   await page.locator('llm-calc #f-file').setInputFiles({

@@ -571,6 +571,9 @@ class LlmCalcElement extends HTMLElement {
     root.appendChild(ui.notice);
     root.appendChild(ui.error);
     root.appendChild(ui.warnings);
+    // Hidden while the settings cannot be estimated: figures of an earlier setting under the error
+    // would read as the answer to this one.
+    ui.answerSections = [shortAnswer, results];
     root.appendChild(el('div', { class: 'layout' }, shortAnswer, controls, results));
     this.weightFormatsKey = '';  // the menu above holds the common formats only
     this.built = true;
@@ -761,9 +764,11 @@ class LlmCalcElement extends HTMLElement {
       ui.error.textContent = t('error') + ': ' + envelope.issues.map((i) => i.message).join(' ');
       ui.error.hidden = false;
       ui.warnings.hidden = true;
+      ui.answerSections.forEach((section) => { section.hidden = true; });
       return;
     }
     ui.error.hidden = true;
+    ui.answerSections.forEach((section) => { section.hidden = false; });
     const warnings = envelope.issues.filter((i) => i.severity === 'warning' && i.code !== 'does_not_fit');
     ui.warnings.textContent = warnings.length ? t('warnings') + ': ' + warnings.map((i) => i.message).join(' ') : '';
     ui.warnings.hidden = warnings.length === 0;
