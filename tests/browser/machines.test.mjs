@@ -84,6 +84,32 @@ test('from file:// a custom device and a machine over RPC work with the network 
   await context.close();
 });
 
+test('a custom device picked from the menu starts from the figures of the device shown, in its own group', async () => {
+  const { context, page, errors } = await openCalculator(suite.browser, `${suite.base}/index.html`);
+  await page.locator('llm-calc #machines summary').click();
+  // A catalog device (the default RTX 4090): neither the group's legend nor its menus show.
+  await page.locator('llm-calc #f-ep').waitFor({ state: 'visible' });
+  for (const id of ['f-cdev_mem', 'f-cdev_arch', 'f-cdev_p2p']) {
+    assert.equal(await page.locator(`llm-calc #${id}`).isVisible(), false, `${id} shown for a catalog device`);
+  }
+  await page.locator('llm-calc #f-hw').selectOption('custom');
+  // data/devices/rtx-4090.json: 24 GiB, 1,008 GB/s, 165.2 TFLOPS FP16 (rounded to the boxes' whole
+  // numbers), compute capability 8.9 (no Pascal mark), a GeForce card (no peer-to-peer).
+  await page.waitForFunction(() => /hw=custom&cdev=24(%3A|:)1008(%3A|:)165(&|$)/.test(location.hash));
+  for (const id of ['f-cdev_mem', 'f-cdev_arch', 'f-cdev_p2p']) {
+    await page.locator(`llm-calc #${id}`).waitFor({ state: 'visible' });
+  }
+  assert.equal(await page.locator('llm-calc #f-cdev_mem').inputValue(), '24');
+  assert.equal(await page.locator('llm-calc #f-cdev_bw').inputValue(), '1008');
+  assert.equal(await page.locator('llm-calc #f-cdev_tflops').inputValue(), '165');
+  assert.equal(await page.locator('llm-calc #f-hw').inputValue(), 'custom');
+  // No "part of this link was not valid" notice: the menu's choice stands.
+  assert.equal(await page.locator('llm-calc .notice:not([data-testid])').isVisible(), false);
+  assert.ok(parseFloat(await figure(page, 'decode')) > 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('a custom device marked Pascal decodes slower (no CUDA graphs) and keeps the mark in the link', async () => {
   const { context, page, errors } = await openCalculator(suite.browser,
     `${suite.base}/index.html#v=1&model=llama-3.1-8b&hw=custom&cdev=11:484:11`);

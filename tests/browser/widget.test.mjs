@@ -58,9 +58,11 @@ test('every control is reachable with the keyboard alone', async () => {
     if (active.closed && active.controls) await page.keyboard.press('Enter');
   }
   // Every input and select of the controls that is shown, as the DOM lists them (the Hub file
-  // menu appears once a repository with several GGUF models is read).
+  // menu appears once a repository with several GGUF models is read; the custom device's group
+  // only for a custom device).
   const controls = await page.locator('llm-calc .controls').evaluate((section) =>
-    Array.from(section.querySelectorAll('input, select')).filter((node) => !node.hidden).map((node) => node.id));
+    Array.from(section.querySelectorAll('input, select')).filter((node) => !node.closest('[hidden]')).map((node) => node.id));
+  assert.ok(!controls.includes('f-cdev_arch'), 'the custom device group is hidden for a catalog device');
   assert.ok(controls.length >= 20, controls.join(', '));
   for (const id of controls.concat(['f-lang'])) assert.ok(seen.has(id), `${id} not reached: ${[...seen].join(', ')}`);
   // The slider moves with arrow keys.

@@ -150,3 +150,18 @@ test('device groups, machines, network, RAM and the parallel layout become the c
   assert.equal(S.keyForPath('/parallel'), 'tp');
   assert.equal(S.keyForPath('/network'), 'net');
 });
+
+test('a custom device starts from a described device\'s figures, which decode back to them', () => {
+  // NVIDIA Tesla P40 (data/devices/tesla-p40.json): 24 GiB, 346 GB/s, 11.76 TFLOPS (its FP32
+  // rate; FP16 runs at 1/64), compute capability 6.1: rounded 24:346:12 and Pascal's mark 61.
+  const p40 = { memory_bytes: 24 * 1073741824, memory_bandwidth_bytes_per_s: 346e9, fp16_flops_per_s: 11.76e12,
+                cuda_compute_capability: 6.1 };
+  const cdev = S.customDeviceFrom(p40);
+  assert.equal(cdev, '24:346:12:61');
+  const decoded = S.decodeHash('#v=1&hw=custom&cdev=' + cdev);
+  assert.equal(decoded.state.cdev, cdev);
+  assert.deepEqual(decoded.rejected, []);
+  // A CPU's fraction of a TFLOPS still gives a device the core accepts: at least 1 of each.
+  assert.equal(S.customDeviceFrom({ memory_bytes: 0.4 * 1073741824, memory_bandwidth_bytes_per_s: 0.2e9,
+                                    fp16_flops_per_s: 0.3e12, cuda_compute_capability: 0 }), '1:1:1');
+});

@@ -177,6 +177,17 @@ function deviceOf(state, id) {
   return device;
 }
 
+// The cdev of a device the core describes (an answer's `hardware`): the figures a custom device
+// starts from when it is picked, rounded to the whole numbers its boxes take.
+function customDeviceFrom(hardware) {
+  const whole = (value) => Math.max(1, Math.round(value));
+  const parts = [whole(hardware.memory_bytes / 1073741824), whole(hardware.memory_bandwidth_bytes_per_s / 1e9),
+                 whole(hardware.fp16_flops_per_s / 1e12)];
+  const pascal = Math.round(hardware.cuda_compute_capability * 10);
+  if (pascal === 60 || pascal === 61) parts.push(pascal);
+  return parts.join(':');
+}
+
 // Devices, machines, network, system RAM and the parallel layout of a state.
 function machineRequest(state, request) {
   const extra = parseGroups(state.more);
@@ -263,5 +274,6 @@ LlmCalc.state = {
   toRequest: toRequest,
   parseGroups: parseGroups,
   formatGroups: formatGroups,
+  customDeviceFrom: customDeviceFrom,
   keyForPath: keyForPath,
 };

@@ -151,8 +151,6 @@ LlmCalc.machineEditor = function (t, devices, links, onSet) {
       LlmCalc.dom.setValue(arch, parts[3] === '60' || parts[3] === '61' ? parts[3] : '');
       p2p.checked = state.cdev_p2p === 1;
       custom.hidden = !(state.hw === 'custom' || listed.some((g) => g.id === 'custom'));
-      CUSTOM_PARTS.forEach(([key]) => { inputs[key].hidden = custom.hidden; });
-      p2p.hidden = custom.hidden;
     },
   };
 };

@@ -227,6 +227,14 @@ class LlmCalcElement extends HTMLElement {
 
   set(key, value, commit) {
     this.state[key] = value;
+    // A custom device picked without figures starts from those of the device shown until now
+    // (without them the core has no device to estimate for).
+    const custom = this.state.hw === 'custom' || S.parseGroups(this.state.more).some((g) => g.id === 'custom');
+    const shown = this.lastEnvelope && this.lastEnvelope.ok && this.lastEnvelope.result.hardware;
+    if (custom && !this.state.cdev && shown) {
+      this.state.cdev = S.customDeviceFrom(shown);
+      if (shown.pcie_peer_to_peer) this.state.cdev_p2p = 1;
+    }
     this.writeHash(commit);
     this.schedule();
   }
