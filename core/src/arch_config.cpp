@@ -407,8 +407,11 @@ void read_moe(const nlohmann::json& text, JsonReader& reader, ArchConfig& arch) 
   int64_t first_dense = first_integer(reader, {"first_k_dense_replace", "moe_layer_start_index",
                                                "num_dense_layers"},
                                       0, kMaxLayers, 0).value_or(0);
-  int64_t freq = first_integer(reader, {"moe_layer_freq", "moe_layer_interval"}, 1, kMaxLayers, 1)
-                     .value_or(1);
+  // MiMo-V2 lists moe_layer_freq per layer (core/src/families/mimo_v2.cpp reads it).
+  auto freq_list = text.find("moe_layer_freq");
+  int64_t freq = freq_list != text.end() && freq_list->is_array()
+                     ? 1
+                     : first_integer(reader, {"moe_layer_freq", "moe_layer_interval"}, 1, kMaxLayers, 1).value_or(1);
   int64_t step = reader.integer("decoder_sparse_step", 1, kMaxLayers, 1).value_or(1);
   std::set<int64_t> dense_only = read_index_list(text, "mlp_only_layers");
   for (int64_t i = 0; i < arch.n_layers; ++i) {

@@ -57,5 +57,6 @@ const FamilyDefinition& deepseek_v4_family();
 const FamilyDefinition& step3p5_family();
 const FamilyDefinition& gemma4_unified_family();
 const FamilyDefinition& qwen4_exp_family();
+const FamilyDefinition& mimo_v2_family();
 
 }  // namespace llmcalc

@@ -93,8 +93,9 @@ std::optional<double> exl_bits(const std::string& format) {
 int64_t bits_to_bytes(double bits) { return static_cast<int64_t>(std::ceil(bits / 8.0)); }
 
 // `storage` is left naming the dtype the tensor is stored in (a literal or the format's id).
-int64_t checkpoint_tensor_bytes(const TensorSpec& t, const CheckpointFormat& f, std::string_view& storage) {
-  bool keep = t.ne1 == 1 || t.role == TensorRole::norm || t.role == TensorRole::bias ||
+// `kept`: the model's own checkpoint of this format stores the tensor in 16 bits.
+int64_t checkpoint_tensor_bytes(const TensorSpec& t, const CheckpointFormat& f, bool kept, std::string_view& storage) {
+  bool keep = kept || t.ne1 == 1 || t.role == TensorRole::norm || t.role == TensorRole::bias ||
               std::find(f.keep_roles.begin(), f.keep_roles.end(), role_name(t.role)) !=
                   f.keep_roles.end() ||
               (f.quantize_only_experts && !is_expert_tensor(t));
@@ -224,9 +225,12 @@ std::optional<WeightPlan> plan_weights(const ModelSpec& model, const std::string
     // The MTP layers ship in the checkpoint, but no engine loads them without MTP drafting
     // (vLLM's and SGLang's model classes skip them, as mlx-lm's sanitize and transformers'
     // ignored keys do): kept apart, as for GGUF files.
+    static const std::vector<TensorRole> none;
+    const std::vector<TensorRole>& kept_roles = checkpoint->id == "FP8" ? model.fp8_checkpoint_keeps : none;
     for (std::size_t i = 0; i < model.tensors.size(); ++i) {
       std::string_view storage;
-      int64_t bytes = checkpoint_tensor_bytes(model.tensors[i], *checkpoint, storage);
+      bool kept = std::find(kept_roles.begin(), kept_roles.end(), model.tensors[i].role) != kept_roles.end();
+      int64_t bytes = checkpoint_tensor_bytes(model.tensors[i], *checkpoint, kept, storage);
       if (model.tensors[i].part == ModelPart::mtp) {
         plan.mtp_bytes += bytes;
       } else {

@@ -5,6 +5,7 @@
 
 #include <cmath>
 
+#include "llmcalc/catalog.h"
 #include "llmcalc/kv_cache.h"
 #include "llmcalc/memory.h"
 #include "llmcalc/weights.h"
@@ -108,6 +109,33 @@ TEST_CASE("KV by hand for every attention kind and llama.cpp's stream layouts", 
                                       *llmcalc::find_kv_type("bf16"), request);
     CHECK(kv.windowed_bytes == Approx(182.75 * 1048576).margin(0.005 * 1048576));
     CHECK(kv.state_bytes == Approx((1.31 + 10.00 + 0.33) * 1048576).margin(0.015 * 1048576));
+  }
+  // MiMo-V2.5's text model (48 layers, hidden 4,096, 64 query heads; 9 full-attention layers with
+  // 4 KV heads and 39 sliding ones, window 128, with 8; K 192 and V 128 wide: the Hub card, and
+  // sglang-jax PR #1164 "SWA=8, full=4"), as llama.cpp PR #22493's author logged it at -c 262144,
+  // one sequence, -ub 4096: "size = 5760.00 MiB (262144 cells, 9 layers, 1/1 seqs), K (f16):
+  // 3456.00 MiB, V (f16): 2304.00 MiB" and the SWA cache "size = 828.75 MiB (4352 cells, 39
+  // layers, ...)" = pad256(128 + 4,096) cells x 39 x 8 x (192 + 128) x 2 B.
+  {
+    nlohmann::json config = llmcalc::Catalog::instance().find_model("mimo-v2.5-pro")->config();
+    std::vector<int> pattern(48, 1);
+    for (int full : {0, 5, 11, 17, 23, 29, 35, 41, 47}) pattern[static_cast<std::size_t>(full)] = 0;
+    std::vector<int> moe(48, 1);
+    moe[0] = 0;
+    config.update({{"num_hidden_layers", 48}, {"hidden_size", 4096}, {"num_attention_heads", 64},
+                   {"swa_num_attention_heads", 64}, {"num_key_value_heads", 4}, {"n_routed_experts", 256},
+                   {"hybrid_layer_pattern", pattern}, {"moe_layer_freq", moe}});
+    config.erase("quantization_config");
+    llmcalc::Issues issues;
+    auto model = llmcalc::build_model(config, "/model", issues);
+    REQUIRE(model);
+    llmcalc::KvRequest request;
+    request.context_tokens = 262144;
+    request.ubatch_tokens = 4096;
+    request.layout = llmcalc::KvLayout::llama_cpp;
+    auto kv = llmcalc::kv_cache_bytes(*model, *llmcalc::find_kv_type("f16"), request);
+    CHECK(kv.full_attention_bytes == 5760LL * 1048576);
+    CHECK(kv.windowed_bytes == Approx(828.75 * 1048576));
   }
   // Falcon-H1 0.5B at 8K: every one of its 36 layers caches attention KV (2 heads x (64 + 64) x
   // 2 B = 512 B/token, x 8,192 x 36 = 150,994,944) and keeps its parallel Mamba2 state in f32:

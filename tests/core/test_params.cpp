@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <optional>
 
 #include "llmcalc/catalog.h"
 #include "llmcalc/weights.h"
@@ -71,6 +72,15 @@ TEST_CASE("FP8 checkpoints in 128 x 128 blocks, whatever the row length", "[para
   auto v3 = fp8("deepseek-v3");
   double bytes = v3["total_bytes"].get<double>() + v3["mtp_bytes"].get<double>();
   CHECK(bytes == Approx(688574839360.0).epsilon(0.0005));
+  // MiMo-V2.5-Pro's own FP8 checkpoint keeps every o_proj in BF16 (quantization_config
+  // ignored_layers): its tensors hold 962.40 GiB (the listing in data/models/mimo-v2.5-pro.json).
+  // Left apart here: the router stored in F32 (69 x 384 x 6,144 x 2 B = 325,582,848 B more) and the
+  // MTP eh_proj in BF16 (3 x 75,497,472 B more), 0.05% of the whole; with o_proj in FP8 it would be
+  // 7.4 GB (0.7%) less.
+  auto mimo = fp8("mimo-v2.5-pro");
+  double mimo_bytes = mimo["total_bytes"].get<double>() + mimo["mtp_bytes"].get<double>();
+  CHECK(mimo_bytes == Approx(962.40 * 1073741824.0).epsilon(0.001));
+  CHECK(mimo_bytes < 962.40 * 1073741824.0);
 }
 
 TEST_CASE("Mixtral 8x7B active parameters count two of eight experts", "[params][moe]") {
@@ -90,10 +100,11 @@ TEST_CASE("Mixtral 8x7B active parameters count two of eight experts", "[params]
 // of every quantized linear; embeddings, head, router, norms, biases and the MTP eh_proj stay
 // unquantized (quantization_config.modules_to_not_convert of DeepSeek V3 and MiniMax-M2), and so
 // does DeepSeek V3.2's indexer weights_proj: with it quantized, V3.2 would be 62 x 56 above the Hub.
-int64_t fp8_block_scales(const llmcalc::ModelSpec& m) {
+// `also_kept`: a role the checkpoint's ignored_layers keeps too (MiMo-V2.5-Pro's o_proj).
+int64_t fp8_block_scales(const llmcalc::ModelSpec& m, std::optional<llmcalc::TensorRole> also_kept = std::nullopt) {
   int64_t scales = 0;
   for (const auto& t : m.tensors) {
-    bool kept = t.ne1 == 1 || t.role == llmcalc::TensorRole::token_embd ||
+    bool kept = t.ne1 == 1 || t.role == also_kept || t.role == llmcalc::TensorRole::token_embd ||
                 t.role == llmcalc::TensorRole::output ||
                 t.role == llmcalc::TensorRole::ffn_gate_inp || t.role == llmcalc::TensorRole::norm ||
                 t.role == llmcalc::TensorRole::bias || t.role == llmcalc::TensorRole::nextn_eh_proj ||
@@ -122,6 +133,11 @@ int64_t stored_extras(const std::string& id, const llmcalc::ModelSpec& m) {
       id.rfind("minimax-m2", 0) == 0) {
     return fp8_block_scales(m);
   }
+  // MiMo-V2.5-Pro: FP8 blocks with o_proj in BF16 (its ignored_layers), and each fused qkv_proj's
+  // scale grid is [216, 48] (the tensor listing, data/models/mimo-v2.5-pro.json): its rows restart
+  // at every head's K and V, 24,576 / 128 + 8 x ceil(192 / 128) + 8 x ceil(128 / 128) = 216, not
+  // ceil(27,136 / 128) = 212: 4 x 48 more on each of the 70 layers and 3 MTP layers.
+  if (id == "mimo-v2.5-pro") return fp8_block_scales(m, llmcalc::TensorRole::attn_output) + 73 * 4 * 48;
   // Qwen3-Coder-Next's config declares an MTP layer (as Qwen3-Next's does), but its Hub total is
   // exactly our count without it: the checkpoint does not ship one.
   if (id == "qwen3-coder-next") return -m.params.mtp;
@@ -1126,6 +1142,43 @@ TEST_CASE("Step-3.5 Flash (step3p5) by hand: 64- and 96-head layers, head-wise g
   CHECK(m.layers[0].attention.n_q_heads == 64);
   CHECK(m.layers[1].attention.n_q_heads == 96);
   CHECK(m.layers[44].attention.n_q_heads == 64);
+}
+
+TEST_CASE("MiMo-V2.5-Pro (mimo_v2) by hand: 10 full and 60 sliding layers, fused qkv, sinks, 3 MTP layers", "[params][families][mimo_v2]") {
+  auto m = catalog_model("mimo-v2.5-pro");
+  // hybrid_layer_pattern: full attention on layers 0, 7, 15, 23, 31, 39, 47, 55, 62 and 69, sliding
+  // (window 128) elsewhere; 8 KV heads in both (num_key_value_heads, swa_num_key_value_heads).
+  REQUIRE(m.layers.size() == 70);
+  int full = 0;
+  for (const auto& layer : m.layers) full += layer.attention.kind == llmcalc::AttentionKind::full;
+  CHECK(full == 10);
+  CHECK(m.layers[7].attention.kind == llmcalc::AttentionKind::full);
+  CHECK(m.layers[8].attention.kind == llmcalc::AttentionKind::sliding);
+  CHECK(m.layers[8].attention.window_tokens == 128);
+  CHECK(m.layers[8].attention.head_dim_k == 192);
+  CHECK(m.layers[8].attention.head_dim_v == 128);
+  // Per layer: qkv_proj 6,144 x (128 x 192 + 8 x 192 + 8 x 128 = 27,136) = 166,723,584 and o_proj
+  // 16,384 x 6,144 = 100,663,296 (the tensor listing's [27136, 6144] and [6144, 16384]).
+  CHECK(m.params.attention == 70 * (166723584LL + 100663296LL) + 60 * 128);  // + a sink per head, sliding layers
+  // Layer 0 dense (moe_layer_freq [0, 1, ...]): 3 x 6,144 x 16,384. Layers 1-69: 384 experts of
+  // 3 x 2,048 x 6,144 = 37,748,736, a router 384 x 6,144 and 384 score-correction biases.
+  CHECK(m.params.mlp_dense == 301989888LL);
+  CHECK(m.params.experts_routed == 69 * 384 * 37748736LL);
+  CHECK(m.params.router == 69 * (384 * 6144LL + 384));
+  CHECK(m.params.norms == 70 * 2 * 6144LL + 6144);
+  // Untied embedding and head, 152,576 x 6,144 = 937,426,944 each.
+  CHECK(m.params.embedding == 937426944LL);
+  CHECK(m.params.output_head == 937426944LL);
+  // Each MTP layer (model.mtp.layers.0-2): eh_proj 12,288 x 6,144 = 75,497,472, five norms of 6,144
+  // (enorm, hnorm, input, pre-MLP, final), sliding attention with its 128 sinks (267,386,880 + 128),
+  // a dense MLP of 16,384 (301,989,888): 644,905,088.
+  CHECK(m.params.mtp == 3 * 644905088LL);
+  // 1,023,182,841,600 in all; the listing's 1,023,244,718,976 adds the 61,877,376 FP8 block scales
+  // (the published-totals case above).
+  CHECK(m.params.total == 1023182841600LL);
+  // Active: 8 of 384 experts per MoE layer, 69 x 376 x 37,748,736 left out: 41,894,919,552 (the
+  // model card's "42B active").
+  CHECK(m.params.active == m.params.total - m.params.mtp - 69 * 376 * 37748736LL);
 }
 
 TEST_CASE("Gemma 4 12B (gemma4_unified) by hand: Gemma 4's text with layer scalars, encoder-free embedders", "[params][families][gemma4_unified]") {
