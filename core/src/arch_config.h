@@ -90,6 +90,7 @@ struct ArchConfig {
   bool gated_mlp = true;
   bool fused_qkv = false;
   bool attention_sinks = false;
+  bool full_attention_sinks = true;  // MiMo-V2: sinks on the sliding layers only
   bool attn_output_gate = false;   // Qwen3-Next: q_proj also emits a sigmoid gate
   // Gemma 4: full-attention layers use global_head_dim, and with k_eq_v take V from the k_proj
   // output (no v_proj); their KV heads are in layer_kv_heads.
@@ -121,6 +122,9 @@ struct ArchConfig {
   std::vector<int64_t> layer_intermediate;  // dense FFN width per layer (0: no FFN block)
   std::vector<int64_t> layer_kv_heads;      // KV heads per attention layer
   std::vector<int64_t> layer_q_heads;       // query heads per layer, MTP layers included (empty: n_heads)
+
+  // Roles the family's published FP8 checkpoints keep in BF16 on every layer (ModelSpec's).
+  std::vector<TensorRole> fp8_checkpoint_keeps;
 
   bool mla = false;
   int64_t q_lora_rank = 0;

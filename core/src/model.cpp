@@ -6,7 +6,6 @@
 #include <utility>
 
 #include "arch_config.h"
-#include "fp8_kept_modules.h"
 #include "json_text.h"
 #include "mistral_params.h"
 
@@ -31,7 +30,7 @@ std::optional<ModelSpec> build_model(const nlohmann::json& config, const std::st
     model.vision_named_layers = arch->vision->named_layers;
     model.vision_named_hidden = arch->vision->named_hidden;
   }
-  model.fp8_checkpoint_keeps = fp8_kept_roles(from_params ? *from_params : config, model.n_layers);
+  model.fp8_checkpoint_keeps = arch->fp8_checkpoint_keeps;
   model.layers = plan_layers(*arch);
   model.tensors = tensor_inventory(*arch);
   model.params = count_params(model.tensors, *arch);

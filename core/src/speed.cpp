@@ -7,13 +7,11 @@
 #include <cmath>
 #include <map>
 
-#include "llmcalc/embedded_data.h"
 #include "llmcalc/network.h"
 #include "json_text.h"
+#include "speed_calibration.h"
 
 namespace llmcalc {
-
-SpeedAssumptions lookup_speed_assumptions(const std::string& key, const std::string& engine);
 
 namespace {
 
@@ -69,31 +67,6 @@ SpeedAssumptions default_speed_assumptions(const std::string& key, const std::st
   SpeedAssumptions found = lookup_speed_assumptions(key, engine);
   cache.emplace(cache_key, found);
   return found;
-}
-
-SpeedAssumptions lookup_speed_assumptions(const std::string& key, const std::string& engine) {
-  static const nlohmann::json calibration = [] {
-    for (const EmbeddedFile& file : embedded_data_files()) {
-      if (std::string(file.path) == "speed_calibration.json") return parse_json(file.content);
-    }
-    return nlohmann::json::object();
-  }();
-  SpeedAssumptions a;
-  auto backends = calibration.find("backends");
-  if (backends == calibration.end()) return a;
-  std::string backend = key.substr(0, key.find('.'));
-  auto entry = backends->end();
-  if (engine == "vllm" || engine == "sglang") entry = backends->find(key + "/server");
-  if (entry == backends->end()) entry = backends->find(key);
-  if (entry == backends->end()) entry = backends->find(backend);
-  if (entry == backends->end()) return a;
-  a.bandwidth_efficiency = entry->value("bandwidth_efficiency", a.bandwidth_efficiency);
-  a.compute_efficiency = entry->value("compute_efficiency", a.compute_efficiency);
-  a.quantized_compute_efficiency =
-      entry->value("quantized_compute_efficiency", a.quantized_compute_efficiency);
-  a.per_layer_overhead_s = entry->value("per_layer_overhead_s", a.per_layer_overhead_s);
-  a.band_fraction = entry->value("band_fraction", a.band_fraction);
-  return a;
 }
 
 namespace {

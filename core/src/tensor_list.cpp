@@ -79,8 +79,9 @@ void TensorList::add_attention(const TensorPrefix& blk, int i, int64_t kv_heads,
     add_norm(blk + "attn_q_norm", i, arch_.qk_norm_full_width ? arch_.n_heads * head_dim : head_dim);
     add_norm(blk + "attn_k_norm", i, arch_.qk_norm_full_width ? k_out : head_dim);
   }
-  if (arch_.attention_sinks) add(blk + "attn_sinks.weight", TensorRole::attn_sinks, i,
-                                 arch_.n_heads, 1);
+  if (arch_.attention_sinks && (!global || arch_.full_attention_sinks)) {
+    add(blk + "attn_sinks.weight", TensorRole::attn_sinks, i, arch_.n_heads, 1);
+  }
 }
 
 // Qwen3-Next gated DeltaNet (modeling_qwen3_next.py Qwen3NextGatedDeltaNet).

@@ -7,9 +7,9 @@
 #include <string_view>
 #include <utility>
 
+#include "checkpoint_formats.h"
 #include "gguf_quant_mix.h"
 #include "llmcalc/catalog.h"
-#include "llmcalc/embedded_data.h"
 #include "json_text.h"
 
 namespace llmcalc {
@@ -18,41 +18,6 @@ namespace {
 // llama.cpp's --lazy-mode auto reads a marked table lazily above this size (PR #27794: "lazy
 // only for marked tensors larger than 4 GiB").
 constexpr int64_t kLazyTableBytes = int64_t{4} << 30;
-
-struct CheckpointFormat {
-  std::string id;
-  double weight_bits = 16;
-  int64_t group_elements = 1;  // 0: one group per row
-  int64_t block_rows = 0;      // > 0: 2-D blocks of block_rows rows x group_elements columns
-  double group_overhead_bits = 0;
-  double row_overhead_bits = 0;
-  bool quantize_only_experts = false;
-  std::vector<std::string> keep_roles;
-};
-
-const std::vector<CheckpointFormat>& checkpoint_formats() {
-  static const std::vector<CheckpointFormat> formats = [] {
-    std::vector<CheckpointFormat> out;
-    for (const EmbeddedFile& file : embedded_data_files()) {
-      if (std::string(file.path) != "formats/checkpoint_formats.json") continue;
-      const nlohmann::json document = parse_json(file.content);
-      for (const auto& f : document.at("formats")) {
-        CheckpointFormat format;
-        format.id = f.at("id").get<std::string>();
-        format.weight_bits = f.at("weight_bits").get<double>();
-        format.group_elements = f.at("group_elements").get<int64_t>();
-        format.group_overhead_bits = f.at("group_overhead_bits").get<double>();
-        format.block_rows = f.value("block_rows", int64_t{0});
-        format.row_overhead_bits = f.value("row_overhead_bits", 0.0);
-        format.quantize_only_experts = f.value("quantize_only_experts", false);
-        format.keep_roles = f.at("keep_roles").get<std::vector<std::string>>();
-        out.push_back(format);
-      }
-    }
-    return out;
-  }();
-  return formats;
-}
 
 // Embedding tables: the token embeddings and Gemma 4's per-layer embeddings, looked up a row per
 // token and kept in RAM by llama.cpp.

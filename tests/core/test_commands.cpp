@@ -30,6 +30,18 @@ std::set<std::string> numbers_in(const std::string& command) {
 
 }  // namespace
 
+TEST_CASE("Fractional flags are written as printf's %g writes them", "[commands]") {
+  // %g: six significant digits, trailing zeros dropped, exponent form below 1e-4 and from 1e6
+  // (C11 7.21.6.1): 0.875 stays, 2/3 is 0.666667, 999,999.5 (shares stay below 1e6) rounds up to
+  // 1e+06, 0.00001234 is 1.234e-05, 3.0 is 3.
+  nlohmann::json request = {{"model", "llama-3.1-8b"}, {"weights", "Q4_K_M"}, {"devices", 4},
+                            {"gpu_memory_utilization", 0.875},
+                            {"tensor_split", {2.0 / 3.0, 999999.5, 0.00001234, 3.0}}};
+  auto c = commands_for(request);
+  CHECK(c["llama.cpp"]["flags"]["-ts"] == "0.666667,1e+06,1.234e-05,3");
+  CHECK(c["vllm"]["flags"]["--gpu-memory-utilization"] == "0.875");
+}
+
 TEST_CASE("Each engine's command carries the scenario's values", "[commands]") {
   nlohmann::json request = {{"model", "qwen3-30b-a3b"}, {"weights", "Q4_K_M"}, {"kv_cache", "q8_0"},
                             {"context_tokens", 32768}, {"batch", 3},          {"devices", 2},

@@ -381,3 +381,43 @@ TEST_CASE("GGUF metadata: Granite 4.0 H's Mamba2 layers where head_count_kv is 0
   CHECK(from_file["state_bytes"] == 4 * 36 * (3 * (8192 + 256) + 8192 * 128) * 4LL);
   CHECK(from_file == kv_of("granite-4.0-h-small", request));
 }
+
+TEST_CASE("GGUF metadata: a MiMo-V2.5-Pro file sizes its cache as the catalog entry does", "[gguf][gguf_config][mimo_v2]") {
+  // llama.cpp conversion/mimo.py MimoV2Model (search-index file id 68800367040) writes head_count_kv
+  // and sliding_window_pattern per block, hybrid_layer_pattern + [1] x 3 MTP blocks (an i32 array:
+  // "mimo2.attention.sliding_window_pattern arr[i32,51]" in a MiMo-V2.5 file's dump, llama.cpp
+  // issue #25487), value_length = v_head_dim and nextn_predict_layers 3; block_count 70 + 3.
+  std::vector<int32_t> pattern;
+  for (int i = 0; i < 73; ++i) {
+    bool full = i == 0 || i == 7 || i == 62 || i == 69 || (i % 8 == 7 && i > 7 && i < 56);
+    pattern.push_back(full ? 0 : 1);
+  }
+  Metadata m;
+  m.text("general.architecture", "mimo2")
+      .u32("mimo2.block_count", 73)
+      .u32("mimo2.nextn_predict_layers", 3)
+      .u32("mimo2.context_length", 1048576)
+      .u32("mimo2.embedding_length", 6144)
+      .u32("mimo2.feed_forward_length", 16384)
+      .u32("mimo2.attention.head_count", 128)
+      .i32s("mimo2.attention.head_count_kv", std::vector<int32_t>(73, 8))
+      .u32("mimo2.attention.key_length", 192)
+      .u32("mimo2.attention.value_length", 128)
+      .u32("mimo2.attention.sliding_window", 128)
+      .i32s("mimo2.attention.sliding_window_pattern", pattern)
+      .u32("mimo2.expert_count", 384)
+      .u32("mimo2.expert_used_count", 8)
+      .u32("mimo2.expert_feed_forward_length", 2048)
+      .u32("mimo2.vocab_size", 152576);
+  nlohmann::json config = config_of(m);
+  CHECK(config["model_type"] == "mimo_v2");
+  CHECK(config["hybrid_layer_pattern"].size() == 70);
+  nlohmann::json request = {{"context_tokens", 32768}, {"batch", 1}};
+  nlohmann::json from_file = kv_of(config, request);
+  CHECK(from_file == kv_of("mimo-v2.5-pro", request));
+  // By hand: 10 full layers x 8 KV heads x (192 + 128) x 2 B = 51,200 B a token x 32,768; the 60
+  // sliding layers (window 128) keep pad256(128 x 4 + 512) = 1,024 cells under llama-server's 4
+  // unified slots: 60 x 5,120 x 1,024.
+  CHECK(from_file["full_attention_bytes"] == 51200LL * 32768);
+  CHECK(from_file["windowed_bytes"] == 60LL * 5120 * 1024);
+}

@@ -353,3 +353,20 @@ TEST_CASE("Unified memory: the usable share of RAM is an assumption", "[memory][
   CHECK(discrete["result"]["memory"]["usable_bytes"].get<int64_t>() ==
         24LL * 1073741824 - 512LL * 1048576 - 1073741824LL);
 }
+
+TEST_CASE("llama.cpp counts MiMo-V2's three MTP blocks in -ngl", "[memory][llama_cpp][mimo_v2]") {
+  // conversion/mimo.py (PR #22493) appends model.mtp.layers.0-2 as blocks 70-72 of MiMo-V2.5-Pro's
+  // GGUF; -ngl offloads the last blocks, the output counting as one more (llama.cpp issue #23679:
+  // -ngl 41 of 40 layers + 1 nextn + output leaves layer 0 in RAM). So -ngl 73 of 73 blocks + output
+  // leaves block 0 in system RAM, and -ngl 70 blocks 0-3.
+  auto host_layers = [](int ngl) {
+    auto out = llmcalc_test::estimate({{"model", "mimo-v2.5-pro"}, {"weights", "Q4_K_M"}, {"engine", "llama.cpp"},
+                                       {"hardware", "h200-sxm"}, {"devices", 8}, {"context_tokens", 32768},
+                                       {"gpu_layers", ngl}, {"fit", false}});
+    REQUIRE(out["ok"] == true);
+    return out["result"]["memory"]["host"]["layers"].get<int>();
+  };
+  CHECK(host_layers(73) == 1);
+  CHECK(host_layers(70) == 4);
+  CHECK(host_layers(74) == 0);
+}

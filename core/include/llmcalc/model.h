@@ -146,8 +146,8 @@ struct ModelSpec {
   std::string vision_kind;
   int64_t vision_named_layers = 0;
   int64_t vision_named_hidden = 0;
-  // Roles the model's own FP8 checkpoint stores in 16 bits on every layer (its
-  // quantization_config's ignored_layers); the FP8 format keeps them so.
+  // Roles the model's own FP8 checkpoint stores in 16 bits on every layer (the family says which:
+  // MiMo-V2's o_proj); the FP8 format keeps them so.
   std::vector<TensorRole> fp8_checkpoint_keeps;
   std::vector<LayerSpec> layers;
   std::vector<TensorSpec> tensors;

@@ -9,40 +9,38 @@
 // sliding attention with sinks, a dense MLP, enorm / hnorm / eh_proj and a final norm; the shared
 // head), which the V2.5 configs do not declare. Shapes from the MiMo-V2.5-Pro checkpoint's tensor
 // listing (search-index file id 62727537601, 159,581 tensors) and llama.cpp's conversion
-// (PR #18328, MiMoV2FlashForCausalLM: per-layer head_count_kv from the pattern, MTP dropped).
+// (conversion/mimo.py: PR #18328 for V2-Flash, PR #22493 for V2.5 with the MTP layers kept as
+// blocks). The layers themselves are the generic inventory's, from the per-layer lists set here.
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "../arch_config.h"
 #include "../family.h"
-#include "../tensor_list.h"
+#include "../gguf_metadata.h"
 
 namespace llmcalc {
 namespace {
 
 constexpr int64_t kPublishedMtpLayers = 3;
-constexpr const char* kFullSinks = "add_full_attention_sink_bias";
-constexpr const char* kSlidingSinks = "add_swa_attention_sink_bias";
 
 // A per-layer list of 0 and 1 (n_layers entries) into `flags`; false with an error otherwise.
 bool read_layer_flags(const nlohmann::json& text, JsonReader& reader, const char* key, int64_t layers,
                       LayerFlags& flags) {
   auto list = text.find(key);
   reader.mark_read(key);
-  if (list == text.end() || !list->is_array() || static_cast<int64_t>(list->size()) != layers) {
-    reader.issues().error("bad_layer_pattern", reader.path_of(key),
-                          std::string("MiMo-V2 needs ") + key + ", a 0 or 1 for each of the " + std::to_string(layers) +
-                              " layers.");
-    return false;
-  }
+  bool valid = list != text.end() && list->is_array() && static_cast<int64_t>(list->size()) == layers;
   flags.clear();
-  for (const auto& entry : *list) {
-    if (!entry.is_number_integer() || (entry.get<int64_t>() != 0 && entry.get<int64_t>() != 1)) {
-      reader.issues().error("bad_layer_pattern", reader.path_of(key), std::string(key) + " entries must be 0 or 1.");
-      return false;
-    }
-    flags.push_back(static_cast<char>(entry.get<int64_t>()));
+  for (std::size_t i = 0; valid && i < list->size(); ++i) {
+    const auto& entry = (*list)[i];
+    int64_t flag = entry.is_number_integer() ? entry.get<int64_t>() : -1;
+    valid = flag == 0 || flag == 1;
+    flags.push_back(static_cast<char>(flag == 1));
   }
-  return true;
+  if (!valid) {
+    reader.issues().error("bad_layer_pattern", reader.path_of(key), "MiMo-V2 needs a 0 or 1 here for each layer.");
+  }
+  return valid;
 }
 
 void read_config(const nlohmann::json&, const std::string&, const nlohmann::json& text, JsonReader& reader,
@@ -56,19 +54,20 @@ void read_config(const nlohmann::json&, const std::string&, const nlohmann::json
       reader.integer("swa_num_key_value_heads", 1, kMaxHeads, arch.n_kv_heads).value_or(arch.n_kv_heads);
   // llama.cpp's conversion requires the sliding layers' head counts and widths to equal the full
   // layers' (only their KV heads differ); a checkpoint that differs is refused, not guessed.
-  for (const char* key : {"swa_num_attention_heads", "swa_head_dim", "swa_v_head_dim"}) {
-    int64_t same = std::string(key) == "swa_num_attention_heads" ? arch.n_heads
-                   : std::string(key) == "swa_head_dim"          ? arch.head_dim
-                                                                 : arch.v_head_dim;
-    if (reader.integer(key, 1, kMaxHidden, same).value_or(same) != same) {
-      reader.issues().error("not_modelled", reader.path_of(key),
-                            std::string("MiMo-V2 sliding layers with another ") + key + " are not modelled.");
-      return;
-    }
+  if (reader.integer("swa_num_attention_heads", 1, kMaxHeads, arch.n_heads) != arch.n_heads ||
+      reader.integer("swa_head_dim", 1, kMaxHidden, arch.head_dim) != arch.head_dim ||
+      reader.integer("swa_v_head_dim", 1, kMaxHidden, arch.v_head_dim) != arch.v_head_dim) {
+    reader.issues().error("not_modelled", reader.path(),
+                          "MiMo-V2 sliding layers of other head counts or widths than the full ones are not modelled.");
+    return;
   }
   arch.fused_qkv = reader.string("attention_projection_layout", 32, std::string("")).value_or("") == "fused_qkv";
-  arch.family_sizes[kFullSinks] = reader.boolean(kFullSinks, false).value_or(false) ? 1 : 0;
-  arch.family_sizes[kSlidingSinks] = reader.boolean(kSlidingSinks, false).value_or(false) ? 1 : 0;
+  arch.attention_sinks = reader.boolean("add_swa_attention_sink_bias", false).value_or(false);
+  arch.full_attention_sinks = reader.boolean("add_full_attention_sink_bias", false).value_or(false);
+  // Its FP8 checkpoints keep every o_proj in BF16: V2.5-Pro's quantization_config.ignored_layers
+  // lists model.layers.<i>.self_attn.o_proj for all 70 layers, and the tensor listing stores them
+  // so; V2-Flash's as a test fixture spells the Hub checkpoint (search-index file id 71362136706).
+  arch.fp8_checkpoint_keeps = {TensorRole::attn_output};
   arch.expert_score_bias = reader.string("topk_method", 32, std::string("noaux_tc")).value_or("noaux_tc") == "noaux_tc";
   for (std::size_t i = 0; i < sliding.size(); ++i) {
     arch.layer_attention[i] = sliding[i] ? AttentionKind::sliding : AttentionKind::full;
@@ -85,21 +84,32 @@ void read_config(const nlohmann::json&, const std::string&, const nlohmann::json
   arch.layer_intermediate.resize(total, arch.intermediate);
 }
 
-void add_layer_tensors(const TensorPrefix& blk, int i, TensorList& out) {
-  const ArchConfig& arch = out.arch();
-  auto index = static_cast<std::size_t>(i);
-  AttentionKind kind = arch.layer_attention[index];
-  out.add_norm(blk + "attn_norm", i, arch.hidden);
-  out.add_attention(blk, i, arch.layer_kv_heads[index], kind);
-  if (arch.family_size(kind == AttentionKind::sliding ? kSlidingSinks : kFullSinks)) {
-    out.add(blk + "attn_sinks.weight", TensorRole::attn_sinks, i, arch.n_heads, 1);
+// Its GGUF (llama.cpp conversion/mimo.py MimoV2Model, architecture mimo2): head_count_kv and
+// sliding_window_pattern per block, the MTP blocks appended as sliding ones; value_length is
+// v_head_dim. The file names neither the dense layers nor the sinks: every published MiMo-V2
+// checkpoint (V2-Flash, V2.5, V2.5-Pro) has layer 0 dense and sinks on its sliding layers only.
+void config_from_gguf(const nlohmann::json& metadata, const std::string& prefix, std::size_t blocks,
+                      nlohmann::json& config) {
+  auto layers = static_cast<std::size_t>(config.value("num_hidden_layers", int64_t{0}));
+  std::optional<std::vector<double>> pattern =
+      gguf_per_layer(metadata, prefix + "attention.sliding_window_pattern", blocks);
+  std::optional<std::vector<double>> kv_heads = gguf_per_layer(metadata, prefix + "attention.head_count_kv", blocks);
+  if (pattern && kv_heads && layers > 0 && layers <= pattern->size()) {
+    nlohmann::json hybrid = nlohmann::json::array();
+    for (std::size_t i = 0; i < layers; ++i) {
+      bool sliding = (*pattern)[i] != 0;
+      hybrid.push_back(sliding ? 1 : 0);
+      config[sliding ? "swa_num_key_value_heads" : "num_key_value_heads"] = static_cast<int64_t>((*kv_heads)[i]);
+    }
+    config["hybrid_layer_pattern"] = hybrid;
+    nlohmann::json moe = nlohmann::json::array();
+    for (std::size_t i = 0; i < layers; ++i) moe.push_back(i == 0 ? 0 : 1);
+    config["moe_layer_freq"] = moe;
   }
-  out.add_norm(blk + "ffn_norm", i, arch.hidden);
-  if (arch.layer_moe[index]) {
-    out.add_moe(blk, i);
-  } else {
-    out.add_dense_mlp(blk, i, arch.intermediate, "");
+  if (std::optional<double> value_width = gguf_number(metadata, prefix + "attention.value_length")) {
+    config["v_head_dim"] = static_cast<int64_t>(*value_width);
   }
+  config["add_swa_attention_sink_bias"] = true;
 }
 
 }  // namespace
@@ -109,7 +119,8 @@ const FamilyDefinition& mimo_v2_family() {
     FamilyDefinition f;
     f.model_types = {"mimo_v2", "mimo_v2_flash"};
     f.read_config = read_config;
-    f.add_layer_tensors = add_layer_tensors;
+    f.gguf_architectures = {"mimo2"};
+    f.config_from_gguf = config_from_gguf;
     return f;
   }();
   return family;
