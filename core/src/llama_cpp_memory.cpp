@@ -51,8 +51,9 @@ const Hardware& device_hardware(const LlamaCppInputs& in, int d) {
 // Blocks of the GGUF: the decoder layers, and the MTP (nextn) layers when the file holds them:
 // always for GLM-4.5 and later (convert_hf_to_gguf.py Glm4MoeModel counts them in block_count) and
 // MiMo-V2 (conversion/mimo.py MimoV2Model since PR #22493: model.mtp.layers.<i> become blocks
-// n_layer + i, sliding-window, unless --no-mtp), and in files published with them (weights_include_mtp, e.g. unsloth's Qwen3.6 "MTP-GGUF": a
-// b10xxx log puts layer 0 in RAM at -ngl 41 of 40 layers + 1 nextn + output, issue #23679).
+// n_layer + i, sliding-window, unless --no-mtp), and in files published with them
+// (weights_include_mtp, e.g. unsloth's Qwen3.6 "MTP-GGUF": a b10xxx log puts layer 0 in RAM at
+// -ngl 41 of 40 layers + 1 nextn + output, issue #23679).
 // They take a slot of the layer split; their weights load only with MTP drafting.
 int64_t gguf_blocks(const ModelSpec& model, const MemoryRequest& request) {
   bool nextn_blocks = model.model_type == "glm4_moe" || model.model_type == "glm_moe_dsa" ||

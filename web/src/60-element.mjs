@@ -228,15 +228,19 @@ class LlmCalcElement extends HTMLElement {
   set(key, value, commit) {
     this.state[key] = value;
     // A custom device picked without figures starts from those of the device shown until now
-    // (without them the core has no device to estimate for).
-    const custom = this.state.hw === 'custom' || S.parseGroups(this.state.more).some((g) => g.id === 'custom');
-    const shown = this.lastEnvelope && this.lastEnvelope.ok && this.lastEnvelope.result.hardware;
-    if (custom && !this.state.cdev && shown) {
-      this.state.cdev = S.customDeviceFrom(shown);
-      if (shown.pcie_peer_to_peer) this.state.cdev_p2p = 1;
-    }
+    // (without them the core has no device to estimate for). Only the device menus pick one, so
+    // other settings (a slider step) skip the check.
+    if ((key === 'hw' || key === 'more') && !this.state.cdev) this.seedCustomDevice();
     this.writeHash(commit);
     this.schedule();
+  }
+
+  seedCustomDevice() {
+    const custom = this.state.hw === 'custom' || S.parseGroups(this.state.more).some((g) => g.id === 'custom');
+    const shown = this.lastEnvelope && this.lastEnvelope.ok && this.lastEnvelope.result.hardware;
+    if (!custom || !shown) return;
+    this.state.cdev = S.customDeviceFrom(shown);
+    if (shown.pcie_peer_to_peer) this.state.cdev_p2p = 1;
   }
 
   // The page's address follows the state: a committed change is a history entry at once. A
