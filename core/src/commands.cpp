@@ -203,6 +203,24 @@ std::string fit_note(const FitPlan& fit, int64_t layers, Language lang) {
   return "";
 }
 
+// A repository whose config class or tokenizer is Python code of its own (the record's
+// remote_code, data/models, each with its evidence): "config", "tokenizer" or "". transformers'
+// AutoConfig and AutoTokenizer import such code only with trust_remote_code.
+std::string remote_code_part(const nlohmann::json& record) {
+  auto it = record.find("remote_code");
+  return it != record.end() && it->is_object() ? it->value("part", "") : "";
+}
+
+// Why a command carries --trust-remote-code, said beside it.
+const char* remote_code_note(const std::string& part, Language lang) {
+  if (part == "tokenizer") {
+    return lang == Language::es ? "--trust-remote-code: el tokenizador del repositorio es código Python propio. "
+                                     : "--trust-remote-code: the repository's tokenizer is Python code of its own. ";
+  }
+  return lang == Language::es ? "--trust-remote-code: la clase de configuración del repositorio es código Python propio. "
+                                   : "--trust-remote-code: the repository's config class is Python code of its own. ";
+}
+
 // A repository that holds another checkpoint of the same architecture (a fine-tune or a dated
 // release), said beside the command that downloads it.
 std::string variant_note(const PublishedRepo& repo, Language lang) {
@@ -228,6 +246,7 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
   std::string port = std::to_string(s.port);
   std::string ctx = std::to_string(s.context_tokens);
   std::string seqs = std::to_string(s.batch);
+  std::string remote_code = remote_code_part(record);
   bool gguf = is_gguf_format(s.rules_format());
   const EngineSettings& e = s.engine;
   nlohmann::json out = nlohmann::json::object();
@@ -346,6 +365,10 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
     if (entry && config_from_mistral_params(entry->config())) {
       for (const char* flag : {"--tokenizer-mode", "--config-format", "--load-format"}) flags.push_back({flag, "mistral"});
     }
+    // v0.31 loads the config through AutoConfig with the user's trust_remote_code unless it
+    // registers the model_type itself (vllm/transformers_utils/config.py, HFConfigParser), and
+    // hands the flag to every tokenizer class (vllm/tokenizers/registry.py).
+    if (!remote_code.empty()) flags.push_back({"--trust-remote-code", ""});
     if (std::fabs(e.gpu_memory_utilization - 0.92) > 1e-9) {
       flags.push_back({"--gpu-memory-utilization", number(e.gpu_memory_utilization)});
     }
@@ -368,7 +391,8 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
       command = nodes[0]["commands"].back();
       if (nodes[0].contains("docker")) docker = nodes[0]["docker"];
     }
-    std::string notes = (gguf ? say(s.lang, "vLLM serves safetensors checkpoints; pick BF16, FP8, AWQ or GPTQ weights. ",
+    std::string notes = (remote_code.empty() ? std::string() : remote_code_note(remote_code, s.lang)) +
+                        (gguf ? say(s.lang, "vLLM serves safetensors checkpoints; pick BF16, FP8, AWQ or GPTQ weights. ",
                                     "vLLM sirve checkpoints safetensors; elige pesos BF16, FP8, AWQ o GPTQ. ")
                               : std::string()) +
                         (needs_prequantized(s.weights)
@@ -390,13 +414,18 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
   // SGLang: `sglang serve` with the same arguments as python -m sglang.launch_server.
   {
     Flags flags = {{"--model-path", model_name}};
+    // get_config and get_tokenizer call AutoConfig and AutoTokenizer with the user's
+    // trust_remote_code; its own config classes replace the loaded one only afterwards
+    // (python/sglang/srt/utils/hf_transformers_utils.py, read at 2aa2e2d0).
+    if (!remote_code.empty()) flags.push_back({"--trust-remote-code", ""});
     if (!s.context_auto) flags.push_back({"--context-length", ctx});
     for (const auto& flag : sglang_parallel_flags(s.parallel)) flags.push_back(flag);
     if (s.kv_type.name == "fp8" || s.kv_type.name == "fp8_e5m2") flags.push_back({"--kv-cache-dtype", "fp8_e5m2"});
     if (s.port != 30000) flags.push_back({"--port", port});
     std::string quantization = server_quantization(s.weights);
     if (!quantization.empty()) flags.push_back({"--quantization", quantization});
-    out["sglang"] = command_entry(join_flags("sglang serve", flags), flags_json(flags), "",
+    out["sglang"] = command_entry(join_flags("sglang serve", flags), flags_json(flags),
+                                  remote_code.empty() ? "" : remote_code_note(remote_code, s.lang),
                                   "https://docs.sglang.ai/advanced_features/server_arguments.html");
     if (s.machines() > 1) {
       out["sglang"]["nodes"] = sglang_nodes(s, "sglang serve", flags);
@@ -419,10 +448,16 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
     std::string model = repo ? repo->repo : s.model_id + "-mlx-" + bits + "bit";
     Flags flags = {{"--model", model}};
     if (s.port != 8080) flags.push_back({"--port", port});
+    // mlx-lm builds the model from its own classes and only the tokenizer through AutoTokenizer,
+    // with --trust-remote-code passed on by mlx_lm.server and mlx_lm.convert alike
+    // (mlx_lm/tokenizer_utils.py load, server.py, convert.py at d78bf58e).
+    std::string trust = remote_code == "tokenizer" ? " --trust-remote-code" : "";
+    if (!trust.empty()) flags.push_back({"--trust-remote-code", ""});
     std::string command = repo ? join_flags("mlx_lm.server", flags)
                                : "mlx_lm.convert --hf-path " + model_name + " -q --q-bits " + bits +
-                                     " --mlx-path " + model + " && " + join_flags("mlx_lm.server", flags);
-    std::string notes = say(s.lang, "mlx_lm.server sizes the KV cache per request; context is not a server flag.",
+                                     " --mlx-path " + model + trust + " && " + join_flags("mlx_lm.server", flags);
+    std::string notes = (trust.empty() ? std::string() : remote_code_note(remote_code, s.lang)) +
+                        say(s.lang, "mlx_lm.server sizes the KV cache per request; context is not a server flag.",
                             "mlx_lm.server dimensiona la caché KV por petición; el contexto no es una opción del servidor.");
     if (repo && !repo->variant.empty()) notes += " " + variant_note(*repo, s.lang);
     out["mlx"] = command_entry(std::move(command), flags_json(flags), std::move(notes),

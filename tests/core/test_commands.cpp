@@ -274,3 +274,58 @@ TEST_CASE("estimate's 'omit' leaves out commands, cost or fine-tune, the rest as
   request["omit"] = nlohmann::json::array();
   CHECK(nlohmann::json::parse(llmcalc::estimate_json(request.dump()))["issues"][0]["path"] == "/omit");
 }
+
+TEST_CASE("A repository whose config class or tokenizer is its own code gets --trust-remote-code where the engine loads that part through transformers", "[commands][engines]") {
+  // Kimi K2's tokenizer is tokenization_kimi.TikTokenTokenizer, code in the repository; MiMo-V2's
+  // config class is configuration_mimo_v2.MiMoV2Config, a model_type transformers does not ship
+  // (data/models, remote_code with its evidence). vLLM and SGLang load both the config and the
+  // tokenizer through transformers with the user's flag; mlx-lm only the tokenizer (its own
+  // model classes read config.json): the engines' code cited in core/src/commands.cpp.
+  auto has_flag = [](const nlohmann::json& command) { return command["flags"].contains("--trust-remote-code"); };
+  auto kimi = commands_for({{"model", "kimi-k2"}, {"weights", "FP8"}, {"hardware", "h200-sxm"}, {"devices", 8}});
+  CHECK(has_flag(kimi["vllm"]));
+  CHECK(has_flag(kimi["sglang"]));
+  CHECK(has_flag(kimi["mlx"]));
+  CHECK(kimi["vllm"]["command"].get<std::string>().find(" --trust-remote-code") != std::string::npos);
+  CHECK(kimi["vllm"]["notes"].get<std::string>().find("tokenizer") != std::string::npos);
+  // No MLX repository at 8 bits is known for Kimi K2: the conversion loads the tokenizer too.
+  std::string mlx = kimi["mlx"]["command"];
+  REQUIRE(mlx.rfind("mlx_lm.convert", 0) == 0);
+  CHECK(mlx.substr(0, mlx.find("&&")).find("--trust-remote-code") != std::string::npos);
+
+  auto mimo = commands_for({{"model", "mimo-v2.5-pro"}, {"weights", "FP8"}, {"hardware", "h200-sxm"}, {"devices", 8}});
+  CHECK(has_flag(mimo["vllm"]));
+  CHECK(has_flag(mimo["sglang"]));
+  CHECK_FALSE(has_flag(mimo["mlx"]));
+  CHECK(mimo["sglang"]["notes"].get<std::string>().find("config class") != std::string::npos);
+
+  // Llama 3.1's config has no auto_map and its tokenizer is tokenizer.json: nothing to trust.
+  auto llama = commands_for({{"model", "llama-3.1-8b"}, {"weights", "BF16"}});
+  for (const char* engine : {"vllm", "sglang", "mlx"}) CHECK_FALSE(has_flag(llama[engine]));
+}
+
+TEST_CASE("Each remote_code fact in data/models carries its evidence, and a config only its own class can read declares one", "[commands][catalog]") {
+  int declared = 0;
+  for (const auto& entry : llmcalc::Catalog::instance().models()) {
+    const nlohmann::json record = llmcalc_test::data_record("models/" + entry.id + ".json");
+    const nlohmann::json& config = record.at("config");
+    std::string config_class;
+    if (config.contains("auto_map") && config["auto_map"].contains("AutoConfig")) config_class = config["auto_map"]["AutoConfig"];
+    INFO(entry.id);
+    // transformers' AutoConfig finds a class by model_type; a config without one that names its
+    // own AutoConfig class loads only from the repository's code (MiniCPM's first releases).
+    if (!config_class.empty() && !config.contains("model_type")) {
+      REQUIRE(record.contains("remote_code"));
+      CHECK(record["remote_code"]["part"] == "config");
+    }
+    if (!record.contains("remote_code")) continue;
+    ++declared;
+    std::string part = record["remote_code"].at("part");
+    std::string evidence = record["remote_code"].at("evidence");
+    CHECK((part == "config" || part == "tokenizer"));
+    CHECK(evidence.size() > 40);
+    // A config class said to be the repository's own is the one its auto_map names.
+    if (part == "config") CHECK(evidence.find(config_class) != std::string::npos);
+  }
+  CHECK(declared >= 12);  // the twelve records of the thirty-third session's survey
+}
