@@ -213,12 +213,13 @@ std::string remote_code_part(const nlohmann::json& record) {
 
 // Why a command carries --trust-remote-code, said beside it.
 const char* remote_code_note(const std::string& part, Language lang) {
+  bool es = lang == Language::es;
   if (part == "tokenizer") {
-    return lang == Language::es ? "--trust-remote-code: el tokenizador del repositorio es código Python propio. "
-                                     : "--trust-remote-code: the repository's tokenizer is Python code of its own. ";
+    return es ? "--trust-remote-code: el tokenizador del repositorio es código Python propio. "
+              : "--trust-remote-code: the repository's tokenizer is Python code of its own. ";
   }
-  return lang == Language::es ? "--trust-remote-code: la clase de configuración del repositorio es código Python propio. "
-                                   : "--trust-remote-code: the repository's config class is Python code of its own. ";
+  return es ? "--trust-remote-code: la clase de configuración del repositorio es código Python propio. "
+            : "--trust-remote-code: the repository's config class is Python code of its own. ";
 }
 
 // A repository that holds another checkpoint of the same architecture (a fine-tune or a dated
