@@ -91,7 +91,7 @@ const STRINGS = {
 // Sentences with values filled in (values are inserted as text, never as markup).
 const SENTENCES = {
   fit: (v) => `${v.model} at ${v.weights} on ${v.device} with ${v.context} tokens of context: ${v.verdict}` +
-    (v.short ? `, ${v.free} short.` : `, ${v.free} to spare.`),
+    (v.host_short ? `, ${v.free} short of system RAM.` : v.short ? `, ${v.free} short.` : `, ${v.free} to spare.`),
   context: (v) => `The largest context that fits is ${v.max} tokens (the model's native window is ${v.native}).`,
   speed: (v) => `Expect about ${v.decode} tokens/s when generating (likely ${v.low}–${v.high}) and ${v.ttft} s before the first token of a ${v.prompt}-token prompt.`,
   speed_no_ttft: (v) => `Expect about ${v.decode} tokens/s when generating (likely ${v.low}–${v.high}); this device has no compute figure for the time to first token.`,

@@ -795,11 +795,16 @@ class LlmCalcElement extends HTMLElement {
       { percent: f.number(100 * m.utilization, 0) });
     // Short answers to the usual questions, written from the numbers above.
     const name = r.model.name || r.model.id;
+    // A setup that cannot start though its fullest device has room: llama.cpp's layers or experts
+    // in system RAM need more than it offers (unified memory has no separate system RAM).
+    const hostShort = m.verdict === 'oom' && m.headroom_bytes >= 0 && m.host?.usable_bytes > 0 &&
+      m.host.total_bytes > m.host.usable_bytes;
     const device = this.deviceSummary(r);
     LlmCalc.dom.textItems(ui.answers, 'li', [
       LlmCalc.i18n.sentence(this.lang, 'fit', { model: name, weights: r.weights.format, device: device,
-        context: f.integer(this.shownContext()), verdict: t(m.verdict).toLowerCase(), free: f.gib(Math.abs(m.headroom_bytes)),
-        short: m.headroom_bytes < 0 }),
+        context: f.integer(this.shownContext()), verdict: t(m.verdict).toLowerCase(),
+        free: f.gib(Math.abs(hostShort ? m.host.total_bytes - m.host.usable_bytes : m.headroom_bytes)),
+        short: m.headroom_bytes < 0, host_short: hostShort }),
       LlmCalc.i18n.sentence(this.lang, 'context', { max: f.integer(m.max_context_tokens), native: f.integer(r.model.max_context_tokens) }),
       // Speeds only for a setup that runs; the time to first token only where the device has a
       // compute figure.

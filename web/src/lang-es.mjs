@@ -92,7 +92,7 @@ const STRINGS = {
 // Sentences with values filled in (values are inserted as text, never as markup).
 const SENTENCES = {
   fit: (v) => `${v.model} en ${v.weights} sobre ${v.device} con ${v.context} tokens de contexto: ${v.verdict}` +
-    (v.short ? `; faltan ${v.free}.` : `; sobran ${v.free}.`),
+    (v.host_short ? `; faltan ${v.free} de RAM del sistema.` : v.short ? `; faltan ${v.free}.` : `; sobran ${v.free}.`),
   context: (v) => `El mayor contexto que cabe es de ${v.max} tokens (la ventana nativa del modelo es de ${v.native}).`,
   speed: (v) => `Cuenta con unos ${v.decode} tokens/s al generar (probablemente ${v.low}–${v.high}) y ${v.ttft} s hasta el primer token de un prompt de ${v.prompt} tokens.`,
   speed_no_ttft: (v) => `Cuenta con unos ${v.decode} tokens/s al generar (probablemente ${v.low}–${v.high}); este dispositivo no tiene cifra de cómputo para el tiempo hasta el primer token.`,
