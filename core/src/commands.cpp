@@ -169,10 +169,10 @@ std::optional<PublishedRepo> mlx_repo_for(const nlohmann::json& record, int bits
 }
 
 // The -ot pattern and counts --fit arrives at, for the note beside a command that lets it.
-std::string fit_note(const FitPlan& fit, int64_t layers, Language lang) {
+std::string fit_note(const FitPlan& fit, Language lang) {
   if (fit.status == "offload") {
     std::string gpu = std::to_string(fit.gpu_layers);
-    std::string all = std::to_string(layers + 1);
+    std::string all = std::to_string(fit.slots);
     std::string experts = std::to_string(fit.host_expert_layers.size());
     bool host_experts = !fit.host_expert_layers.empty();
     std::string flags = "-ngl " + gpu + (fit.tensor_overrides.empty() ? "" : " -ot \"" + fit.tensor_overrides + "\"");
@@ -314,7 +314,7 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
     }
     // Always named: llama-server's default moves from 8080 to 9931 (PR #26508).
     flags.push_back({"--port", port});
-    std::string placement = fit_note(memory.fit, s.model.n_layers, s.lang);
+    std::string placement = fit_note(memory.fit, s.lang);
     if (!placement.empty()) notes += (notes.empty() ? "" : " ") + placement;
     out["llama.cpp"] = command_entry(join_flags("llama-server", flags), flags_json(flags), notes,
                                      "https://github.com/ggml-org/llama.cpp/blob/master/tools/server/README.md");

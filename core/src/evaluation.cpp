@@ -106,7 +106,10 @@ MemoryRequest memory_request_for(const Scenario& s, const ModelSpec& model, bool
   memory_request.cpu_expert_layers = s.cpu_expert_layers;
   memory_request.tensor_split = s.tensor_split;
   memory_request.system_memory_bytes = s.system_memory_bytes;
-  memory_request.weights_include_mtp = s.weights_include_mtp && s.exact_weights_bytes() > 0;
+  // A file read or sized by the user holds MTP blocks as the user says; a catalog model's
+  // published GGUF files as its record says.
+  memory_request.weights_include_mtp = s.exact_weights_bytes() > 0 ? s.weights_include_mtp
+                                                                    : s.gguf_holds_mtp && is_gguf_format(s.rules_format());
   if (!s.device_groups.empty()) {
     memory_request.device_hardware =
         device_sequence(s.device_groups, is_llama_cpp_family(s.engine.engine), &memory_request.device_nodes);

@@ -100,6 +100,7 @@ const LayerPlacement& flag_placement(const LlamaCppInputs& in) {
     if (i < r.cpu_moe_layers || listed) p.expert_share[static_cast<std::size_t>(i)] = 0.0;
   }
   p.output_device = gpu_slots > 0 ? device_of(blocks) : -1;
+  p.gpu_slots = gpu_slots;
   in.flags = std::move(p);
   return *in.flags;
 }
@@ -403,6 +404,7 @@ LayerPlacement to_placement(const LlamaCppInputs& in, const std::vector<DeviceSl
   p.output_device = -1;
   int64_t used = 0;
   for (const DeviceSlots& d : slots) used += d.n_layer;
+  p.gpu_slots = used;
   int64_t slot = blocks + 1 - used;
   for (std::size_t d = 0; d < slots.size(); ++d) {
     for (int64_t k = 0; k < slots[d].n_layer; ++k, ++slot) {
@@ -576,8 +578,9 @@ FitPlan describe(const LlamaCppInputs& in, const LayerPlacement& p, int64_t cont
       fit.host_expert_layers.push_back(i);
     }
   }
-  for (int64_t count : fit.layers_per_device) fit.gpu_layers += count;
-  if (p.output_device >= 0) fit.gpu_layers += 1;
+  // -ngl counts slots: the MTP blocks a GGUF holds between the last layer and the output too.
+  fit.gpu_layers = p.gpu_slots;
+  fit.slots = gguf_blocks(in.model, in.request) + 1;
   std::vector<int64_t> whole;  // layers on a GPU whose experts all stay in RAM
   for (int64_t i : fit.host_expert_layers) {
     if (p.device[static_cast<std::size_t>(i)] >= 0 && p.expert_share[static_cast<std::size_t>(i)] == 0.0) {

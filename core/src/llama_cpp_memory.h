@@ -40,6 +40,7 @@ struct LayerPlacement {
   std::vector<double> expert_share;  // per layer: share of its routed-expert bytes kept with it
   std::vector<int> overflow;         // per layer: where the rest of its experts go
   int output_device = -1;
+  int64_t gpu_slots = 0;             // slots on the GPUs: layers, MTP blocks, output (-ngl)
 };
 
 struct LlamaCppInputs {

@@ -449,6 +449,7 @@ std::string memory_text(const MemoryEstimate& m, const std::vector<MathLine>& li
       fit.integer("gpu_layers", m.fit.gpu_layers);
       fit.integers("host_expert_layers", m.fit.host_expert_layers);
       fit.integers("layers_per_device", m.fit.layers_per_device);
+      fit.integer("slots", m.fit.slots);
       fit.string("status", m.fit.status);
       fit.string("tensor_overrides", m.fit.tensor_overrides);
     }

@@ -233,6 +233,7 @@ std::string rank_models(const nlohmann::json& request, Issues& issues) {
       Scenario& s = *base;  // reused: the model itself is passed by reference, never copied
       s.model_id = entry.id;
       s.model_name = entry.record().value("name", entry.id);
+      s.gguf_holds_mtp = entry.gguf_holds_mtp();
       // Without a context, each model's own default (its native window, Ollama's by memory).
       s.context_tokens = s.context_auto ? engine_default_context(s, spec->max_context_tokens)
                                         : std::min(requested_context, spec->max_context_tokens);

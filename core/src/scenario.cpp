@@ -286,6 +286,11 @@ std::optional<Scenario> resolve_scenario(const nlohmann::json& request, Issues& 
   s.weights_include_mtp = reader.boolean("weights_include_mtp", false).value_or(false);
   s.weights_bytes_format = s.weights;
   if (model_ok) apply_published_format(s, issues);
+  // A catalog model whose published GGUF files carry the MTP layers as blocks: they take a slot
+  // of llama.cpp's layer split and Ollama's file size.
+  if (const CatalogModel* entry = model_ok ? Catalog::instance().find_model(s.model_id) : nullptr) {
+    s.gguf_holds_mtp = entry->gguf_holds_mtp();
+  }
   std::string kv_name = reader.string("kv_cache", 16, std::string("f16")).value_or("f16");
   if (auto kv = find_kv_type(kv_name)) {
     s.kv_type = *kv;

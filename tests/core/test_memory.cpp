@@ -370,3 +370,25 @@ TEST_CASE("llama.cpp counts MiMo-V2's three MTP blocks in -ngl", "[memory][llama
   CHECK(host_layers(70) == 4);
   CHECK(host_layers(74) == 0);
 }
+
+TEST_CASE("--fit's -ngl counts the MTP block a model's published GGUF files hold", "[memory][llama_cpp][nemotron_h]") {
+  // Nemotron 3.5 Lightning's GGUF files hold its MTP layer as block 52 (unsloth's Q8_0: 417
+  // tensors, 16 of them block 52's, onnxruntime/mobius issue #483; llama.cpp conversion/nemotron.py
+  // at 003ebfc1): 52 layers + 1 MTP block + the output are 54 slots, so with every layer's dense
+  // part on an RTX 4090 (24 GB) and some experts in RAM, --fit sets -ngl 54 of 54. A file the user
+  // sizes without saying it holds the MTP block has 53.
+  nlohmann::json request = {{"model", "nemotron-3.5-lightning-30b-a3b"}, {"weights", "Q8_0"},
+                            {"engine", "llama.cpp"}, {"hardware", "rtx-4090"}, {"context_tokens", 8192}};
+  auto out = llmcalc_test::estimate(request);
+  REQUIRE(out["ok"] == true);
+  const auto& fit = out["result"]["memory"]["fit"];
+  REQUIRE(fit["status"] == "offload");
+  REQUIRE_FALSE(fit["host_expert_layers"].empty());
+  CHECK(fit["slots"] == 54);
+  CHECK(fit["gpu_layers"] == 54);
+  CHECK(out["result"]["commands"]["llama.cpp"]["notes"].get<std::string>().find("-ngl 54 ") != std::string::npos);
+  request["weights_bytes"] = 33577587968;  // the main model's tensors at Q8_0, without the MTP block
+  auto sized = llmcalc_test::estimate(request);
+  REQUIRE(sized["ok"] == true);
+  CHECK(sized["result"]["memory"]["fit"]["slots"] == 53);
+}

@@ -1008,7 +1008,7 @@ function placementRows(m, r, lang, t, f, deviceName) {
   const fit = m.fit;
   if (fit && fit.status === 'offload') {
     rows.push([t('placement'), LlmCalc.i18n.sentence(lang, 'fit_offload', { gpu: fit.gpu_layers,
-      all: r.model.layers + 1, experts: fit.host_expert_layers.length, host: f.gib(m.host.weights_bytes) }), 'placement']);
+      all: fit.slots, experts: fit.host_expert_layers.length, host: f.gib(m.host.weights_bytes) }), 'placement']);
   } else if (fit && fit.auto_slots > 0 && (fit.status === 'fits' || fit.status === 'context_reduced')) {
     rows.push([t('placement'), LlmCalc.i18n.sentence(lang, 'fit_slots', { slots: fit.auto_slots,
       cache: f.integer(fit.cache_tokens), context: f.integer(fit.context_tokens) }), 'placement']);

@@ -21,6 +21,9 @@ struct CatalogModel {
   // Where the config was read: the record's "source", which the module's data leaves out where
   // it is the Hub's config.json of the record's hf_repo (cmake/embed_data.mjs).
   std::string source() const;
+  // Its published GGUF files hold the MTP layers as blocks (the record's gguf_mtp_block, with
+  // its evidence in data/models).
+  bool gguf_holds_mtp() const { return record().contains("gguf_mtp_block"); }
 
  private:
   mutable std::optional<nlohmann::json> parsed_;

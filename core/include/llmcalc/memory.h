@@ -135,7 +135,8 @@ struct FitPlan {
   int64_t context_tokens = 0;        // the context one request can use (a slot's)
   int64_t cache_tokens = 0;          // cells of the cache, all slots (llama.cpp's n_ctx)
   int64_t auto_slots = 0;            // slots --fit sized a unified cache for without -c (or 0)
-  int64_t gpu_layers = 0;            // -ngl it sets (repeating layers + output on the GPUs)
+  int64_t gpu_layers = 0;            // -ngl it sets (repeating layers, MTP blocks + output on the GPUs)
+  int64_t slots = 0;                 // -ngl that puts everything on the GPUs (GGUF blocks + output)
   std::vector<int64_t> layers_per_device;    // -ts it sets
   std::vector<int64_t> host_expert_layers;   // layers whose routed experts stay in system RAM
   std::string tensor_overrides;      // the -ot pattern that reproduces it ("" when none)

@@ -28,6 +28,7 @@ struct Scenario {
   bool imatrix = false;  // GGUF made with an importance matrix
   int64_t weights_bytes = 0;  // exact tensor bytes read from a file (0: computed from the format)
   bool weights_include_mtp = false;  // that file holds the MTP (nextn) layers too
+  bool gguf_holds_mtp = false;  // the model's published GGUF files hold its MTP layers as blocks
   std::string weights_bytes_format;  // the format weights_bytes belongs to (the requested one)
   // A format sized from its published file (unsloth Dynamic): the llama.cpp file type whose rules
   // place its tensors.
