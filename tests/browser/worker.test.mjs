@@ -41,7 +41,7 @@ for (const [where, url] of [['over http', () => `${suite.base}/index.html${STATE
     const { context, page, errors } = await openCalculator(suite.browser, url());
     await page.locator('llm-calc #devices-card summary').click();  // the device table is drawn when open
     await page.locator('llm-calc #device-table tbody tr').first().waitFor();
-    // The first explore runs on the page; it starts the worker.
+    // The first explore runs on the page; the worker starts once the settings rest (3 s at most).
     const own = await panels(page);
     assert.equal(own.where, 'page');
     assert.ok(own.html[0].includes('<td'), 'the matrix has cells');
@@ -84,7 +84,8 @@ test('without a worker, or when it fails, the page computes the panels itself', 
   await page.goto(`${suite.base}/strict.html`);
   await waitForCalculator(page);
   await panels(page);
-  await page.waitForTimeout(300);
+  // The page asks for its worker once the settings have rested (web/src/60-element.mjs).
+  await page.waitForFunction(() => document.querySelector('llm-calc').worker !== undefined);
   const refused = await stepAndBack(page);
   assert.equal(refused.where, 'page');
   assert.deepEqual(refused.html.slice(0, 5), own.html.slice(0, 5));

@@ -1,8 +1,8 @@
 // A second instance of the module in a dedicated worker, for the calls whose answers may come a
 // moment later: the explore panels (matrix, charts, advice, device table) and the ranking of every
 // model. They are computed off the page's thread, so a keystroke never waits behind them; the page
-// only draws them. One worker per page, started after the first explore (which the page runs
-// itself, so the live page takes over with every panel drawn); the element's first job ranks the
+// only draws them. One worker per page, started once the settings rest after the first explore
+// (which the page runs itself, so the live page takes over with every panel drawn); the element's first job ranks the
 // catalog, so the caches a ranking builds (every model, the formats it walks) are warm before the
 // reader asks for one. Where a worker cannot run (a host page's
 // Content-Security-Policy without `worker-src blob:`, no Worker, a module that does not load or

@@ -141,7 +141,7 @@ class LlmCalcElement extends HTMLElement {
   // newer change drops the rest.
   // The first ones run as soon as the figures are painted, on the page's thread: when the live
   // page takes over from the pre-rendered one, that explore runs whole in the same task, so no
-  // frame shows the matrix and charts empty. The worker starts after it.
+  // frame shows the matrix and charts empty. The worker starts later (startWorkerWhenIdle).
   // The host carries data-explored once every panel shows the current state: "page" or "worker",
   // where they were computed.
   scheduleExplore() {
@@ -159,12 +159,12 @@ class LlmCalcElement extends HTMLElement {
       const groups = [['matrix'], ['sweep'], ['advice'], ['devices']];
       if (this.worker && this.worker.usable()) this.exploreInWorker(groups);
       else this.explore(groups);
-    }, this.explored ? 60 : 0);
+    }, !this.explored ? 0 : this.workerPending ? 400 : 60);
   }
 
   // Runs the core's explore for each group of sections (null: all of them) and draws each answer.
   explore(groups) {
-    if (!this.explored) setTimeout(() => this.startWorker(), 0);
+    if (!this.explored) this.startWorkerWhenIdle();
     this.explored = true;
     const request = this.request();
     const step = (i) => {
@@ -186,6 +186,29 @@ class LlmCalcElement extends HTMLElement {
       if (answer.ok) this.drawExplore(answer.result);
       if (index + 1 === parts.length) this.setAttribute('data-explored', 'worker');
     }, () => this.explore(groups));
+  }
+
+  // The worker starts once the settings have rested for a second, three seconds after the first
+  // explore at the latest: its start and its warm-up ranking share the machine's cores with the
+  // page, and the first keystrokes after the page went live waited behind them (issue #22). Until
+  // then the page computes the panels itself, after a longer pause in the changes, so a burst of
+  // keystrokes does not wait behind them either.
+  startWorkerWhenIdle() {
+    const idleMs = 1000;
+    const latestMs = 3000;
+    this.workerPending = true;
+    const started = performance.now();
+    const wait = () => {
+      const now = performance.now();
+      const quiet = now - Math.max(started, this.lastChange || 0);
+      if (quiet < idleMs && now - started < latestMs) {
+        setTimeout(wait, Math.min(idleMs - quiet, started + latestMs - now));
+        return;
+      }
+      this.workerPending = false;
+      this.startWorker();
+    };
+    setTimeout(wait, idleMs);
   }
 
   // The page's worker; its first job ranks the catalog for the current settings, so the caches a
@@ -227,6 +250,7 @@ class LlmCalcElement extends HTMLElement {
 
   set(key, value, commit) {
     this.state[key] = value;
+    this.lastChange = performance.now();
     // A custom device picked without figures starts from those of the device shown until now
     // (without them the core has no device to estimate for). Only the device menus pick one, so
     // other settings (a slider step) skip the check.
