@@ -47,6 +47,8 @@ async function everyNumber(page) {
   await page.locator('llm-calc #speed-chart path.decode').waitFor();
   let previous = null;
   for (;;) {
+    // The panels show the current state (the page waits for a pause in the changes first).
+    await page.locator('llm-calc[data-explored]').waitFor();
     const snapshot = await page.locator('llm-calc').evaluate((host) => {
       const results = host.shadowRoot.querySelector('.results');
       return JSON.stringify({
