@@ -41,7 +41,8 @@ for (const [where, url] of [['over http', () => `${suite.base}/index.html${STATE
     const { context, page, errors } = await openCalculator(suite.browser, url());
     await page.locator('llm-calc #devices-card summary').click();  // the device table is drawn when open
     await page.locator('llm-calc #device-table tbody tr').first().waitFor();
-    // The first explore runs on the page; the worker starts once the settings rest (3 s at most).
+    // The first explore runs on the page; the worker starts once the settings rest (a second, or a
+    // 400 ms pause after three seconds).
     const own = await panels(page);
     assert.equal(own.where, 'page');
     assert.ok(own.html[0].includes('<td'), 'the matrix has cells');
@@ -59,6 +60,47 @@ for (const [where, url] of [['over http', () => `${suite.base}/index.html${STATE
     await context.close();
   });
 }
+
+// The worker waits for the settings to rest: a second after the first panels, or after three
+// seconds a 400 ms pause, but never the middle of a burst of changes, whose keystrokes would wait
+// behind its start (web/src/60-element.mjs startWorkerWhenIdle). The page runs on Playwright's
+// fake clock, so the pauses are exact.
+test('the worker starts once the settings rest, never in the middle of a burst of changes', async () => {
+  const open = async () => {
+    const opened = await openPage(suite.browser);
+    await opened.page.clock.install();
+    await opened.page.goto(`${suite.base}/index.html`);
+    const live = opened.page.locator('llm-calc:not([aria-busy]) [data-testid="kv"]');
+    for (let i = 0; i < 500 && !(await live.count()); ++i) await opened.page.clock.runFor(10);
+    await live.waitFor();
+    return opened;
+  };
+  const started = (page) => page.evaluate(() => document.querySelector('llm-calc').worker !== undefined);
+
+  // Left alone, the page starts it a second after it went live (the first panels: 10 ms of slack).
+  let { context, page, errors } = await open();
+  await page.clock.runFor(980);
+  assert.equal(await started(page), false);
+  await page.clock.runFor(40);
+  assert.equal(await started(page), true);
+  assert.deepEqual(errors, []);
+  await context.close();
+
+  // A burst of slider steps 100 ms apart for five seconds, then 400 ms of rest.
+  ({ context, page, errors } = await open());
+  await page.locator('llm-calc #f-ctx').focus();
+  for (let i = 0; i < 50; ++i) {
+    await page.keyboard.press(i % 2 ? 'ArrowLeft' : 'ArrowRight');
+    await page.clock.runFor(100);
+    assert.equal(await started(page), false, `started during the burst, ${(i + 1) * 100} ms in`);
+  }
+  await page.clock.runFor(290);  // 390 ms after the last step
+  assert.equal(await started(page), false);
+  await page.clock.runFor(20);
+  assert.equal(await started(page), true);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
 
 test('without a worker, or when it fails, the page computes the panels itself', async () => {
   // No Worker at all.

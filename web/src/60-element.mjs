@@ -7,6 +7,9 @@ const option = LlmCalc.dom.option;
 const S = LlmCalc.state;
 // The answer parts whose panels a slider step leaves until the slider rests (core "omit").
 const PANEL_PARTS = ['commands', 'cost', 'finetune'];
+// Until the page's worker runs, the page computes the explore panels itself after this pause in
+// the changes (startWorkerWhenIdle).
+const PAGE_PANELS_PAUSE_MS = 400;
 
 // Copies text and says so; where the clipboard is unavailable (plain http off localhost) or
 // refuses, says that instead and shows the text to copy by hand.
@@ -159,7 +162,7 @@ class LlmCalcElement extends HTMLElement {
       const groups = [['matrix'], ['sweep'], ['advice'], ['devices']];
       if (this.worker && this.worker.usable()) this.exploreInWorker(groups);
       else this.explore(groups);
-    }, !this.explored ? 0 : this.workerPending ? 400 : 60);
+    }, !this.explored ? 0 : this.workerPending ? PAGE_PANELS_PAUSE_MS : 60);
   }
 
   // Runs the core's explore for each group of sections (null: all of them) and draws each answer.
@@ -188,27 +191,30 @@ class LlmCalcElement extends HTMLElement {
     }, () => this.explore(groups));
   }
 
-  // The worker starts once the settings have rested for a second, three seconds after the first
-  // explore at the latest: its start and its warm-up ranking share the machine's cores with the
-  // page, and the first keystrokes after the page went live waited behind them (issue #22). Until
-  // then the page computes the panels itself, after a longer pause in the changes, so a burst of
-  // keystrokes does not wait behind them either.
+  // The worker starts once the settings have rested for a second; after three seconds a pause of
+  // 400 ms will do (the one after which the page draws the panels itself), but never the middle
+  // of a burst of changes: its start and its warm-up ranking share the machine's cores with the
+  // page, and the keystrokes of a burst waited behind them (issue #22). Until then the page
+  // computes the panels itself, after a longer pause in the changes, so a burst of keystrokes does
+  // not wait behind them either.
   startWorkerWhenIdle() {
-    const idleMs = 1000;
-    const latestMs = 3000;
+    const restMs = 1000;
+    const patienceMs = 3000;
     this.workerPending = true;
     const started = performance.now();
     const wait = () => {
       const now = performance.now();
       const quiet = now - Math.max(started, this.lastChange || 0);
-      if (quiet < idleMs && now - started < latestMs) {
-        setTimeout(wait, Math.min(idleMs - quiet, started + latestMs - now));
+      const early = now - started < patienceMs;
+      const needed = early ? restMs : PAGE_PANELS_PAUSE_MS;
+      if (quiet < needed) {
+        setTimeout(wait, early ? Math.min(needed - quiet, started + patienceMs - now) : needed - quiet);
         return;
       }
       this.workerPending = false;
       this.startWorker();
     };
-    setTimeout(wait, idleMs);
+    setTimeout(wait, restMs);
   }
 
   // The page's worker; its first job ranks the catalog for the current settings, so the caches a
