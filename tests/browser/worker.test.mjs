@@ -64,11 +64,13 @@ for (const [where, url] of [['over http', () => `${suite.base}/index.html${STATE
 // The worker waits for the settings to rest: a second after the first panels, or after three
 // seconds a 400 ms pause, but never the middle of a burst of changes, whose keystrokes would wait
 // behind its start (web/src/60-element.mjs startWorkerWhenIdle). The page runs on Playwright's
-// fake clock, so the pauses are exact.
+// fake clock, paused, so the pauses are exact.
 test('the worker starts once the settings rest, never in the middle of a burst of changes', async () => {
   const open = async () => {
     const opened = await openPage(suite.browser);
-    await opened.page.clock.install();
+    // Installed paused: the page's time moves only when the test runs it forward.
+    await opened.page.clock.install({ time: new Date('2026-01-01T00:00:00Z') });
+    await opened.page.clock.pauseAt(new Date('2026-01-01T00:00:01Z'));
     await opened.page.goto(`${suite.base}/index.html`);
     const live = opened.page.locator('llm-calc:not([aria-busy]) [data-testid="kv"]');
     for (let i = 0; i < 500 && !(await live.count()); ++i) await opened.page.clock.runFor(10);
