@@ -13,6 +13,7 @@
 #include "llmcalc/catalog.h"
 #include "llmcalc/engine_support.h"
 #include "llmcalc/weights.h"
+#include "checkpoint_formats.h"
 #include "mistral_params.h"
 #include "node_commands.h"
 
@@ -36,6 +37,16 @@ std::string number(double value) {
 std::string record_string(const nlohmann::json& record, const char* key) {
   auto it = record.find(key);
   return it != record.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
+// A GGUF file type that names no checkpoint format as well (BF16 names both): vLLM's command
+// then asks for checkpoint weights instead.
+bool gguf_file_only(const std::string& format) {
+  if (!is_gguf_format(format)) return false;
+  for (const CheckpointFormat& f : checkpoint_formats()) {
+    if (f.id == format) return false;
+  }
+  return true;
 }
 
 // A format the server cannot make from the BF16 checkpoint as it loads it (FP8 and bitsandbytes
@@ -393,9 +404,10 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
       if (nodes[0].contains("docker")) docker = nodes[0]["docker"];
     }
     std::string notes = (remote_code.empty() ? std::string() : remote_code_note(remote_code, s.lang)) +
-                        (gguf ? say(s.lang, "vLLM serves safetensors checkpoints; pick BF16, FP8, AWQ or GPTQ weights. ",
-                                    "vLLM sirve checkpoints safetensors; elige pesos BF16, FP8, AWQ o GPTQ. ")
-                              : std::string()) +
+                        (gguf_file_only(s.rules_format())
+                             ? say(s.lang, "vLLM serves safetensors checkpoints; pick BF16, FP8, AWQ or GPTQ weights. ",
+                                   "vLLM sirve checkpoints safetensors; elige pesos BF16, FP8, AWQ o GPTQ. ")
+                             : std::string()) +
                         (needs_prequantized(s.weights)
                              ? say(s.lang, "Serve a checkpoint already quantized to " + s.weights + " (its repository in place of " + model_name + "). ",
                                    "Sirve un checkpoint ya cuantizado a " + s.weights + " (su repositorio en lugar de " + model_name + "). ")

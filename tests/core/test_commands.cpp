@@ -299,9 +299,32 @@ TEST_CASE("A repository whose config class or tokenizer is its own code gets --t
   CHECK_FALSE(has_flag(mimo["mlx"]));
   CHECK(mimo["sglang"]["notes"].get<std::string>().find("config class") != std::string::npos);
 
+  // MiniCPM4-8B's config names model_type minicpm with its own AutoConfig class: transformers
+  // registers no such type (huggingface/transformers issue #47732, August 2026: MiniCPM4 checkpoints
+  // "require trust_remote_code=True") and vLLM's _CONFIG_REGISTRY lists none (config.py at 0036026e).
+  auto minicpm = commands_for({{"model", "minicpm4-8b"}, {"weights", "BF16"}});
+  CHECK(has_flag(minicpm["vllm"]));
+  CHECK(has_flag(minicpm["sglang"]));
+  CHECK_FALSE(has_flag(minicpm["mlx"]));
+
   // Llama 3.1's config has no auto_map and its tokenizer is tokenizer.json: nothing to trust.
   auto llama = commands_for({{"model", "llama-3.1-8b"}, {"weights", "BF16"}});
   for (const char* engine : {"vllm", "sglang", "mlx"}) CHECK_FALSE(has_flag(llama[engine]));
+}
+
+TEST_CASE("vLLM's command asks for checkpoint weights only for a GGUF file type that is no checkpoint format", "[commands][engines]") {
+  // BF16 names a GGUF file type and a checkpoint format (data/formats/checkpoint_formats.json):
+  // vLLM serves the BF16 checkpoint, so its note must not ask for BF16 weights. Q4_K_M and F16 are
+  // GGUF spellings only (the checkpoint's 16-bit float is FP16).
+  auto asks = [](const std::string& weights) {
+    auto commands = commands_for({{"model", "llama-3.1-8b"}, {"weights", weights}, {"engine", "vllm"}});
+    return commands["vllm"]["notes"].get<std::string>().find("vLLM serves safetensors checkpoints") != std::string::npos;
+  };
+  CHECK_FALSE(asks("BF16"));
+  CHECK_FALSE(asks("FP16"));
+  CHECK_FALSE(asks("FP8"));
+  CHECK(asks("Q4_K_M"));
+  CHECK(asks("F16"));
 }
 
 TEST_CASE("Each remote_code fact in data/models carries its evidence, and a config only its own class can read declares one", "[commands][catalog]") {
