@@ -446,19 +446,24 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
     }
   }
   // MLX-LM: an mlx-community repository at the chosen width when one is published, else a
-  // conversion to it; mlx_lm.server loads it.
+  // conversion to it; mlx_lm.server loads it. A 16-bit format needs no conversion: mlx-lm loads a
+  // Hub checkpoint at its own dtype (README at d78bf58e: `mlx_lm.generate --model <repo>` downloads
+  // and runs it).
   {
     // The MLX width closest to the chosen format (MLX quantizes to 2, 3, 4, 6 or 8 bits).
     const std::string& format = s.rules_format();
+    const bool full_width = format == "BF16" || format == "FP16" || format == "F16";
     std::string bits = format.rfind("MLX-", 0) == 0 ? format.substr(4, 1) : "4";
-    if (format.rfind("MLX-", 0) != 0) {
+    if (full_width) {
+      bits = "16";
+    } else if (format.rfind("MLX-", 0) != 0) {
       if (format.find("8") != std::string::npos) bits = "8";
       if (format.find("6") != std::string::npos) bits = "6";
       if (format.rfind("Q3", 0) == 0 || format.rfind("IQ3", 0) == 0) bits = "3";
     }
     const bool digit = !bits.empty() && bits[0] >= '1' && bits[0] <= '9';
-    std::optional<PublishedRepo> repo = mlx_repo_for(record, digit ? bits[0] - '0' : 4);
-    std::string model = repo ? repo->repo : s.model_id + "-mlx-" + bits + "bit";
+    std::optional<PublishedRepo> repo = mlx_repo_for(record, digit ? std::stoi(bits) : 4);
+    std::string model = repo ? repo->repo : full_width ? model_name : s.model_id + "-mlx-" + bits + "bit";
     Flags flags = {{"--model", model}};
     if (s.port != 8080) flags.push_back({"--port", port});
     // mlx-lm builds the model from its own classes and only the tokenizer through AutoTokenizer,
@@ -466,7 +471,7 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
     // (mlx_lm/tokenizer_utils.py load, server.py, convert.py at d78bf58e).
     std::string trust = remote_code == "tokenizer" ? " --trust-remote-code" : "";
     if (!trust.empty()) flags.push_back({"--trust-remote-code", ""});
-    std::string command = repo ? join_flags("mlx_lm.server", flags)
+    std::string command = repo || full_width ? join_flags("mlx_lm.server", flags)
                                : "mlx_lm.convert --hf-path " + model_name + " -q --q-bits " + bits +
                                      " --mlx-path " + model + trust + " && " + join_flags("mlx_lm.server", flags);
     std::string notes = (trust.empty() ? std::string() : remote_code_note(remote_code, s.lang)) +
@@ -477,7 +482,8 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
                                "https://github.com/ml-explore/mlx-lm/blob/main/mlx_lm/SERVER.md");
   }
   // What an engine cannot run on this device (or, for llama.cpp and Ollama, in this format): said
-  // beside its command. The MLX command converts to an MLX width, so only its device counts.
+  // beside its command. The MLX command converts to an MLX width (a 16-bit format it runs as it is),
+  // so only its device counts.
   for (auto& [engine, command] : out.items()) {
     std::string format = engine == "mlx" ? "MLX-4bit" : s.rules_format();
     command["unavailable"] = engine_limit(engine, s.hardware, format, s.lang);

@@ -312,6 +312,23 @@ TEST_CASE("A repository whose config class or tokenizer is its own code gets --t
   for (const char* engine : {"vllm", "sglang", "mlx"}) CHECK_FALSE(has_flag(llama[engine]));
 }
 
+TEST_CASE("MLX runs a 16-bit format from the checkpoint or a published 16-bit repository, not a conversion to 6 bits", "[commands][engines]") {
+  // "BF16" holds the digit 6: the width was read from the format's name, and BF16 became
+  // mlx_lm.convert -q --q-bits 6. mlx-lm loads a Hub checkpoint at its own dtype (its README at
+  // d78bf58e runs `mlx_lm.generate --model mistralai/Mistral-7B-Instruct-v0.3`).
+  auto mlx = [](const char* model, const char* weights) {
+    return commands_for({{"model", model}, {"weights", weights}, {"hardware", "m4-max-128gb"}})["mlx"]["command"].get<std::string>();
+  };
+  // Qwen3-8B: no 16-bit mlx-community repository in its record; Qwen3.5-27B: mlx-community/Qwen3.5-27B-bf16
+  // (data/models, mlx_repos bits 16).
+  CHECK(mlx("qwen3-8b", "BF16") == "mlx_lm.server --model Qwen/Qwen3-8B");
+  CHECK(mlx("qwen3-8b", "FP16") == "mlx_lm.server --model Qwen/Qwen3-8B");
+  CHECK(mlx("qwen3.5-27b", "BF16") == "mlx_lm.server --model mlx-community/Qwen3.5-27B-bf16");
+  // Quantized formats keep their MLX width: Q6_K -> 6 bits, Q8_0 -> 8.
+  CHECK(mlx("qwen3-8b", "Q6_K").find("--q-bits 6 ") != std::string::npos);
+  CHECK(mlx("qwen3-8b", "Q8_0").find("--q-bits 8 ") != std::string::npos);
+}
+
 TEST_CASE("vLLM's command asks for checkpoint weights only for a GGUF file type that is no checkpoint format", "[commands][engines]") {
   // BF16 names a GGUF file type and a checkpoint format (data/formats/checkpoint_formats.json):
   // vLLM serves the BF16 checkpoint, so its note must not ask for BF16 weights. Q4_K_M and F16 are
