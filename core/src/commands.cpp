@@ -55,6 +55,13 @@ bool needs_prequantized(const std::string& format) {
   return format == "AWQ-INT4" || format.rfind("GPTQ", 0) == 0 || format == "NVFP4";
 }
 
+// vLLM's and SGLang's note for such a format: the command's repository is the BF16 one.
+std::string prequantized_note(const Scenario& s, const std::string& model_name) {
+  if (!needs_prequantized(s.weights)) return "";
+  return say(s.lang, "Serve a checkpoint already quantized to " + s.weights + " (its repository in place of " + model_name + "). ",
+             "Sirve un checkpoint ya cuantizado a " + s.weights + " (su repositorio en lugar de " + model_name + "). ");
+}
+
 // vLLM / SGLang --quantization for checkpoint formats that need one.
 std::string server_quantization(const std::string& format) {
   if (format == "AWQ-INT4") return "awq";
@@ -408,10 +415,7 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
                              ? say(s.lang, "vLLM serves safetensors checkpoints; pick BF16, FP8, AWQ or GPTQ weights. ",
                                    "vLLM sirve checkpoints safetensors; elige pesos BF16, FP8, AWQ o GPTQ. ")
                              : std::string()) +
-                        (needs_prequantized(s.weights)
-                             ? say(s.lang, "Serve a checkpoint already quantized to " + s.weights + " (its repository in place of " + model_name + "). ",
-                                   "Sirve un checkpoint ya cuantizado a " + s.weights + " (su repositorio en lugar de " + model_name + "). ")
-                             : std::string()) +
+                        prequantized_note(s, model_name) +
                         (s.kv_type.name == "q8_0" || s.kv_type.name == "q4_0"
                              ? say(s.lang, "vLLM has no " + s.kv_type.name + " KV cache; fp8 is its 8-bit option.",
                                    "vLLM no tiene caché KV " + s.kv_type.name + "; fp8 es su opción de 8 bits.")
@@ -438,7 +442,8 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
     std::string quantization = server_quantization(s.weights);
     if (!quantization.empty()) flags.push_back({"--quantization", quantization});
     out["sglang"] = command_entry(join_flags("sglang serve", flags), flags_json(flags),
-                                  remote_code.empty() ? "" : remote_code_note(remote_code, s.lang),
+                                  (remote_code.empty() ? "" : remote_code_note(remote_code, s.lang)) +
+                                      prequantized_note(s, model_name),
                                   "https://docs.sglang.ai/advanced_features/server_arguments.html");
     if (s.machines() > 1) {
       out["sglang"]["nodes"] = sglang_nodes(s, "sglang serve", flags);

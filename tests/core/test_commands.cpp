@@ -144,6 +144,10 @@ TEST_CASE("Checkpoint formats get the server's --quantization flag", "[commands]
   CHECK(nvfp4["vllm"]["notes"].get<std::string>().find("already quantized to NVFP4") != std::string::npos);
   CHECK(awq["vllm"]["notes"].get<std::string>().find("already quantized to AWQ-INT4") != std::string::npos);
   CHECK(fp8["vllm"]["notes"].get<std::string>().find("already quantized") == std::string::npos);
+  // SGLang's command names the same BF16 repository: the same note.
+  CHECK(nvfp4["sglang"]["notes"].get<std::string>().find("already quantized to NVFP4") != std::string::npos);
+  CHECK(awq["sglang"]["notes"].get<std::string>().find("already quantized to AWQ-INT4") != std::string::npos);
+  CHECK(fp8["sglang"]["notes"].get<std::string>().find("already quantized") == std::string::npos);
   // llama.cpp: q8_0 stands in, and the note names the build that added an fp8 cache (release
   // b12274, "llama : Add FP8 KV-cache support (#28392)").
   CHECK(fp8["llama.cpp"]["flags"]["--cache-type-k"] == "q8_0");
