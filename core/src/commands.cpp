@@ -170,15 +170,50 @@ std::optional<PublishedRepo> hub_gguf_repo(const Scenario& s) {
   return PublishedRepo{s.hf_repo, true, "", tag, tag.empty() ? s.hf_file : ""};
 }
 
-// The mlx-community repository quantized to `bits`, the exact checkpoint first.
-std::optional<PublishedRepo> mlx_repo_for(const nlohmann::json& record, int bits) {
+// What the MLX command runs for a chosen format: the checkpoint as it is (a 16-bit format), MLX's
+// own 4-bit float mode for a format that is one (mlx_lm.convert --q-mode; mlx_lm/utils.py
+// quantize_model at d78bf58e: nvfp4 in groups of 16, mxfp4 of 32), else the closest MLX width
+// (MLX quantizes to 2, 3, 4, 6 or 8 bits).
+struct MlxWidth {
+  bool as_is = false;
+  std::string mode;  // "nvfp4", "mxfp4" or empty
+  int bits = 4;
+  // As a record's mlx_repos "bits" says it.
+  nlohmann::json record_bits() const { return mode.empty() ? nlohmann::json(bits) : nlohmann::json(mode); }
+  std::string name() const { return mode.empty() ? std::to_string(bits) + "bit" : mode; }
+  std::string convert_flags() const { return mode.empty() ? "--q-bits " + std::to_string(bits) : "--q-mode " + mode; }
+};
+
+MlxWidth mlx_width(const std::string& format) {
+  MlxWidth width;
+  if (format == "BF16" || format == "FP16" || format == "F16") {
+    width.as_is = true;
+    width.bits = 16;
+  } else if (format == "NVFP4") {
+    width.mode = "nvfp4";
+  } else if (format == "MXFP4" || format == "MXFP4_MOE") {
+    width.mode = "mxfp4";
+  } else if (format.rfind("MLX-", 0) == 0) {
+    const char digit = format.size() > 4 ? format[4] : '4';
+    width.bits = digit >= '1' && digit <= '9' ? digit - '0' : 4;
+  } else {
+    if (format.find('8') != std::string::npos) width.bits = 8;
+    if (format.find('6') != std::string::npos) width.bits = 6;
+    if (format.rfind("Q3", 0) == 0 || format.rfind("IQ3", 0) == 0) width.bits = 3;
+  }
+  return width;
+}
+
+// The mlx-community repository quantized to `width` (its record's "bits": a number of bits, or
+// "nvfp4" / "mxfp4"), the exact checkpoint first.
+std::optional<PublishedRepo> mlx_repo_for(const nlohmann::json& record, const nlohmann::json& width) {
   auto repos = record.find("mlx_repos");
   if (repos == record.end() || !repos->is_array()) return std::nullopt;
   for (bool variants : {false, true}) {
     for (const nlohmann::json& entry : *repos) {
       if (entry.contains("variant") != variants) continue;
-      auto width = entry.find("bits");
-      if (width != entry.end() && width->is_number_integer() && width->get<int>() == bits) {
+      auto bits = entry.find("bits");
+      if (bits != entry.end() && *bits == width) {
         return PublishedRepo{entry.value("repo", ""), true, entry.value("variant", ""), "", ""};
       }
     }
@@ -455,20 +490,9 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
   // Hub checkpoint at its own dtype (README at d78bf58e: `mlx_lm.generate --model <repo>` downloads
   // and runs it).
   {
-    // The MLX width closest to the chosen format (MLX quantizes to 2, 3, 4, 6 or 8 bits).
-    const std::string& format = s.rules_format();
-    const bool full_width = format == "BF16" || format == "FP16" || format == "F16";
-    std::string bits = format.rfind("MLX-", 0) == 0 ? format.substr(4, 1) : "4";
-    if (full_width) {
-      bits = "16";
-    } else if (format.rfind("MLX-", 0) != 0) {
-      if (format.find("8") != std::string::npos) bits = "8";
-      if (format.find("6") != std::string::npos) bits = "6";
-      if (format.rfind("Q3", 0) == 0 || format.rfind("IQ3", 0) == 0) bits = "3";
-    }
-    const bool digit = !bits.empty() && bits[0] >= '1' && bits[0] <= '9';
-    std::optional<PublishedRepo> repo = mlx_repo_for(record, digit ? std::stoi(bits) : 4);
-    std::string model = repo ? repo->repo : full_width ? model_name : s.model_id + "-mlx-" + bits + "bit";
+    const MlxWidth width = mlx_width(s.rules_format());
+    std::optional<PublishedRepo> repo = mlx_repo_for(record, width.record_bits());
+    std::string model = repo ? repo->repo : width.as_is ? model_name : s.model_id + "-mlx-" + width.name();
     Flags flags = {{"--model", model}};
     if (s.port != 8080) flags.push_back({"--port", port});
     // mlx-lm builds the model from its own classes and only the tokenizer through AutoTokenizer,
@@ -476,9 +500,9 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
     // (mlx_lm/tokenizer_utils.py load, server.py, convert.py at d78bf58e).
     std::string trust = remote_code == "tokenizer" ? " --trust-remote-code" : "";
     if (!trust.empty()) flags.push_back({"--trust-remote-code", ""});
-    std::string command = repo || full_width ? join_flags("mlx_lm.server", flags)
-                               : "mlx_lm.convert --hf-path " + model_name + " -q --q-bits " + bits +
-                                     " --mlx-path " + model + trust + " && " + join_flags("mlx_lm.server", flags);
+    std::string command = repo || width.as_is ? join_flags("mlx_lm.server", flags)
+                                              : "mlx_lm.convert --hf-path " + model_name + " -q " + width.convert_flags() +
+                                                    " --mlx-path " + model + trust + " && " + join_flags("mlx_lm.server", flags);
     std::string notes = (trust.empty() ? std::string() : remote_code_note(remote_code, s.lang)) +
                         say(s.lang, "mlx_lm.server sizes the KV cache per request; context is not a server flag.",
                             "mlx_lm.server dimensiona la caché KV por petición; el contexto no es una opción del servidor.");

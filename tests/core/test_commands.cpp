@@ -316,7 +316,7 @@ TEST_CASE("A repository whose config class or tokenizer is its own code gets --t
   for (const char* engine : {"vllm", "sglang", "mlx"}) CHECK_FALSE(has_flag(llama[engine]));
 }
 
-TEST_CASE("MLX runs a 16-bit format from the checkpoint or a published 16-bit repository, not a conversion to 6 bits", "[commands][engines]") {
+TEST_CASE("MLX runs a 16-bit format as it is and NVFP4 or MXFP4 in MLX's own mode, not an affine width read from the format's name", "[commands][engines]") {
   // "BF16" holds the digit 6: the width was read from the format's name, and BF16 became
   // mlx_lm.convert -q --q-bits 6. mlx-lm loads a Hub checkpoint at its own dtype (its README at
   // d78bf58e runs `mlx_lm.generate --model mistralai/Mistral-7B-Instruct-v0.3`).
@@ -331,6 +331,12 @@ TEST_CASE("MLX runs a 16-bit format from the checkpoint or a published 16-bit re
   // Quantized formats keep their MLX width: Q6_K -> 6 bits, Q8_0 -> 8.
   CHECK(mlx("qwen3-8b", "Q6_K").find("--q-bits 6 ") != std::string::npos);
   CHECK(mlx("qwen3-8b", "Q8_0").find("--q-bits 8 ") != std::string::npos);
+  // NVFP4 and MXFP4 are MLX quantization modes of their own (mlx_lm.convert --q-mode, d78bf58e),
+  // not 4-bit affine: a published repository in that mode (Qwen3.6-27B: mlx-community/Qwen3.6-27B-nvfp4),
+  // else the conversion to it.
+  CHECK(mlx("qwen3.6-27b", "NVFP4") == "mlx_lm.server --model mlx-community/Qwen3.6-27B-nvfp4");
+  CHECK(mlx("qwen3-8b", "NVFP4").find("-q --q-mode nvfp4 --mlx-path qwen3-8b-mlx-nvfp4 ") != std::string::npos);
+  CHECK(mlx("qwen3-8b", "MXFP4").find("-q --q-mode mxfp4 ") != std::string::npos);
 }
 
 TEST_CASE("vLLM's command asks for checkpoint weights only for a GGUF file type that is no checkpoint format", "[commands][engines]") {
