@@ -200,6 +200,10 @@ MlxWidth mlx_width(const std::string& format) {
     if (format.find('8') != std::string::npos) width.bits = 8;
     if (format.find('6') != std::string::npos) width.bits = 6;
     if (format.rfind("Q3", 0) == 0 || format.rfind("IQ3", 0) == 0) width.bits = 3;
+    // Two bits and below (mlx_lm/convert.py's mixed_2_6 recipe quantizes to 2 bits).
+    for (const char* low : {"Q2", "IQ2", "IQ1", "TQ"}) {
+      if (format.rfind(low, 0) == 0) width.bits = 2;
+    }
   }
   return width;
 }
