@@ -10,15 +10,12 @@ std::string engine_limit(const std::string& engine, const Hardware& device, cons
   bool gguf = is_gguf_format(format);
   bool sixteen_bit = format == "BF16" || format == "FP16" || format == "F16";
   bool mlx_format = format.rfind("MLX-", 0) == 0;
-  // MLX's own 4-bit float modes (mlx_lm.convert --q-mode nvfp4 / mxfp4 at d78bf58e): the same
-  // layout as the NVFP4 and MXFP4 checkpoint formats.
-  bool mlx_float_mode = format == "NVFP4" || format == "MXFP4";
   if (engine == "mlx") {
     if (device.backend != "metal") {
       return say(lang, "mlx-lm runs on Apple silicon; " + device.name + " is not a Mac.",
                  "mlx-lm funciona en Apple silicon; " + device.name + " no es un Mac.");
     }
-    if (!mlx_format && !sixteen_bit && !mlx_float_mode) {
+    if (!mlx_format && !sixteen_bit) {
       return say(lang, "mlx-lm loads MLX-quantized or 16-bit weights, not " + format + ": pick MLX-4bit (or another MLX width).",
                  "mlx-lm carga pesos cuantizados para MLX o de 16 bits, no " + format +
                      ": elige MLX-4bit (u otro ancho de MLX).");

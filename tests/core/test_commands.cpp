@@ -248,8 +248,6 @@ TEST_CASE("Commands and the estimate say when the engine cannot run the selectio
   // What each engine runs raises nothing.
   for (const nlohmann::json& request :
        {nlohmann::json{{"model", "qwen3-8b"}, {"engine", "mlx"}, {"weights", "MLX-4bit"}, {"hardware", "m4-max-128gb"}},
-        // mlx-lm's own nvfp4 mode (mlx_lm.convert --q-mode, d78bf58e).
-        nlohmann::json{{"model", "qwen3-8b"}, {"engine", "mlx"}, {"weights", "NVFP4"}, {"hardware", "m4-max-128gb"}},
         nlohmann::json{{"model", "qwen3-8b"}, {"engine", "vllm"}, {"weights", "FP8"}, {"hardware", "h100-sxm"}},
         nlohmann::json{{"model", "qwen3-8b"}, {"weights", "BF16"}, {"hardware", "rtx-4090"}}}) {
     INFO(request.dump());
