@@ -173,7 +173,7 @@ std::optional<PublishedRepo> hub_gguf_repo(const Scenario& s) {
 // What the MLX command runs for a chosen format: the checkpoint as it is (a 16-bit format), MLX's
 // own 4-bit float mode for a format that is one (mlx_lm.convert --q-mode; mlx_lm/utils.py
 // quantize_model at d78bf58e: nvfp4 in groups of 16, mxfp4 of 32), else the closest MLX width
-// (MLX quantizes to 2, 3, 4, 6 or 8 bits).
+// (2, 3, 4, 5, 6 or 8 bits: mlx_lm/BENCHMARKS.md at d78bf58e measures mlx-community's 5-bit models).
 struct MlxWidth {
   bool as_is = false;
   std::string mode;  // "nvfp4", "mxfp4" or empty
@@ -200,6 +200,7 @@ MlxWidth mlx_width(const std::string& format) {
     if (format.find('8') != std::string::npos) width.bits = 8;
     if (format.find('6') != std::string::npos) width.bits = 6;
     if (format.rfind("Q3", 0) == 0 || format.rfind("IQ3", 0) == 0) width.bits = 3;
+    if (format.rfind("Q5", 0) == 0) width.bits = 5;
     // Two bits and below (mlx_lm/convert.py's mixed_2_6 recipe quantizes to 2 bits).
     for (const char* low : {"Q2", "IQ2", "IQ1", "TQ"}) {
       if (format.rfind(low, 0) == 0) width.bits = 2;

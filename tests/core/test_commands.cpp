@@ -331,6 +331,8 @@ TEST_CASE("MLX runs a 16-bit format as it is and NVFP4 or MXFP4 in MLX's own mod
   // Quantized formats keep their MLX width: Q6_K -> 6 bits, Q8_0 -> 8.
   CHECK(mlx("qwen3-8b", "Q6_K").find("--q-bits 6 ") != std::string::npos);
   CHECK(mlx("qwen3-8b", "Q8_0").find("--q-bits 8 ") != std::string::npos);
+  // Q5 types: MLX's 5 bits (mlx_lm/BENCHMARKS.md at d78bf58e: mlx-community/Qwen3-4B-Instruct-2507-5bit).
+  CHECK(mlx("qwen3-8b", "Q5_K_M").find("--q-bits 5 ") != std::string::npos);
   // 2-bit and 1-bit GGUF types: MLX's 2 bits (mlx_lm/convert.py's mixed_2_6 recipe uses them), not 4.
   CHECK(mlx("qwen3-8b", "IQ2_XXS").find("--q-bits 2 ") != std::string::npos);
   CHECK(mlx("qwen3-8b", "Q2_K").find("--q-bits 2 ") != std::string::npos);
