@@ -2,9 +2,9 @@
 // moment later: the explore panels (matrix, charts, advice, device table) and the ranking of every
 // model. They are computed off the page's thread, so a keystroke never waits behind them; the page
 // only draws them. One worker per page, started once the settings rest after the first explore
-// (which the page runs itself, so the live page takes over with every panel drawn); the element's first job ranks the
-// catalog, so the caches a ranking builds (every model, the formats it walks) are warm before the
-// reader asks for one. Where a worker cannot run (a host page's
+// (which the page runs itself, so the live page takes over with every panel drawn); the element's
+// first job ranks the catalog, so the caches a ranking builds (every model, the formats it walks)
+// are warm before the reader asks for one. Where a worker cannot run (a host page's
 // Content-Security-Policy without `worker-src blob:`, no Worker, a module that does not load or
 // traps) the page makes these calls itself as before.
 import { LlmCalc } from './00-namespace.mjs';

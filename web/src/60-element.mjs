@@ -162,7 +162,7 @@ class LlmCalcElement extends HTMLElement {
       const groups = [['matrix'], ['sweep'], ['advice'], ['devices']];
       if (this.worker && this.worker.usable()) this.exploreInWorker(groups);
       else this.explore(groups);
-    }, !this.explored ? 0 : this.workerPending ? PAGE_PANELS_PAUSE_MS : 60);
+    }, !this.explored ? 0 : this.worker === undefined ? PAGE_PANELS_PAUSE_MS : 60);
   }
 
   // Runs the core's explore for each group of sections (null: all of them) and draws each answer.
@@ -200,7 +200,6 @@ class LlmCalcElement extends HTMLElement {
   startWorkerWhenIdle() {
     const restMs = 1000;
     const patienceMs = 3000;
-    this.workerPending = true;
     const started = performance.now();
     const wait = () => {
       const now = performance.now();
@@ -211,7 +210,6 @@ class LlmCalcElement extends HTMLElement {
         setTimeout(wait, early ? Math.min(needed - quiet, started + patienceMs - now) : needed - quiet);
         return;
       }
-      this.workerPending = false;
       this.startWorker();
     };
     setTimeout(wait, restMs);
