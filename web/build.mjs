@@ -49,6 +49,10 @@ const bundleOf = async (entry) => (await build({
 })).outputFiles[0].text;
 const bundle = await bundleOf('main.mjs');
 writeFileSync(join(distDir, 'llm-calc.js'), bundle);
+// The same without the stylesheet, for the pages whose pre-render carries it (index.html and
+// llm-calculator.html; web/src/main-prerendered.mjs).
+const pageBundle = await bundleOf('main-prerendered.mjs');
+writeFileSync(join(distDir, 'llm-calc-page.js'), pageBundle);
 // The page's Spanish, read beside llm-calc.js when a page first shows it (web/src/30-i18n.mjs).
 const spanish = await bundleOf('lang-es.mjs');
 writeFileSync(join(distDir, 'llm-calc-es.js'), spanish);
@@ -68,7 +72,7 @@ for (const name of ['index.html', 'embed.html']) {
 }
 
 // The page with its default answer pre-rendered and its few lines of style inline (no
-// render-blocking request before the first paint); both <style> elements are allowed by hash.
+// render-blocking request before the first paint); its <style> elements are allowed by hash.
 // The page is pre-rendered with its own style (its margins set the width the cards' heights are
 // measured at), which only the served index.html carries inline.
 copyFileSync(join(webDir, 'page.css'), join(distDir, 'page.css'));
@@ -79,9 +83,9 @@ let pageSource = replaceOnce(readFileSync(join(webDir, 'index.html'), 'utf8'), E
   `<llm-calc sync-hash aria-busy="true">${prerendered.template}</llm-calc>`);
 pageSource = replaceOnce(pageSource, /<link rel="stylesheet" href="page.css">/,
   `<style>${pageCss}</style><script>${prerendered.guard}</script>`);
-const styleHashes = `${hash(pageCss)} ${hash(prerendered.style)}`;
+const styleHashes = [pageCss, ...prerendered.styles].map(hash).join(' ');
 // Over http the scripts start once the pre-rendered answer is painted (web/start-after-paint.mjs).
-const starter = startAfterPaintScript(['llm-calc.js', 'llmcalc_core.js']);
+const starter = startAfterPaintScript(['llm-calc-page.js', 'llmcalc_core.js']);
 const servedPage = replaceOnce(pageSource,
   /<script defer src="llm-calc.js"><\/script>\n<script defer src="llmcalc_core.js"><\/script>/,
   `<script>${starter}</script>`);
@@ -94,7 +98,7 @@ writeFileSync(join(distDir, 'index.html'), replaceOnce(servedPage, CSP, (() => {
 // The offline single file. Inline code is allowed by hash in the CSP, not by 'unsafe-inline'.
 const safeScript = (code) => code.replace(/<\/script/gi, '<\\/script').replace(/<!--/g, '<\\!--');
 const inlineCore = safeScript(core);
-const inlineBundle = safeScript(bundle);
+const inlineBundle = safeScript(pageBundle);
 const inlineSpanish = safeScript(spanish);
 let single = pageSource;
 // The page's own connect-src (data: and the Hugging Face hosts "fetch by name" reads from).

@@ -88,8 +88,8 @@ function serializeCalculator() {
   };
 }
 
-// The default page as a <template shadowrootmode> and the text of its one <style> element (whose
-// hash the page's Content-Security-Policy must allow). English, as the page opens without a link.
+// The default page as a <template shadowrootmode> and the texts of its two <style> elements (whose
+// hashes the page's Content-Security-Policy must allow). English, as the page opens without a link.
 export async function prerenderDefaultPage(distDir) {
   const server = createStaticServer(distDir);
   await new Promise((done) => server.listen(0, '127.0.0.1', done));
@@ -104,12 +104,17 @@ export async function prerenderDefaultPage(distDir) {
     await page.waitForFunction(() => document.querySelector('llm-calc')?.hasAttribute('data-explored'));
     if (errors.length) throw new Error(`pre-render: ${errors.join('; ')}`);
     const page0 = await page.evaluate(serializeCalculator);
-    // The host shows the pre-render unless the page's guard (staleGuardScript) found it stale.
-    const style = `${page0.styles}\n${page0.rules}\n:host { display: var(--llmcalc-prerendered, block) !important; }`;
-    if (/<\/style/i.test(style)) throw new Error('pre-render: the styles close their own element');
-    const template = `<template shadowrootmode="open"><style data-prerendered-state="${page0.state}" ` +
-      `data-prerendered-lang="${page0.lang}">${style}</style>${page0.markup}</template>`;
-    return { template, style, guard: staleGuardScript(page0.state) };
+    // Two <style> elements: the element's stylesheet, which the live element adopts from here
+    // (dist/llm-calc-page.js has no copy of its own; LlmCalcElement.stylesheetText), and the
+    // pre-render's own rules, with the mark of the state it shows. The host shows the pre-render
+    // unless the page's guard (staleGuardScript) found it stale.
+    const styles = [page0.styles,
+      `${page0.rules}\n:host { display: var(--llmcalc-prerendered, block) !important; }`];
+    if (styles.some((style) => /<\/style/i.test(style))) throw new Error('pre-render: the styles close their own element');
+    const template = `<template shadowrootmode="open"><style data-llmcalc-styles>${styles[0]}</style>` +
+      `<style data-prerendered-state="${page0.state}" data-prerendered-lang="${page0.lang}">${styles[1]}</style>` +
+      `${page0.markup}</template>`;
+    return { template, styles, guard: staleGuardScript(page0.state) };
   } finally {
     await browser.close();
     server.close();

@@ -241,7 +241,7 @@ for (const name of readdirSync(dist).filter((n) => !/\.(br|gz)$/.test(n)).sort()
   report(`dist/${name}: raw / gzip / brotli KB`, `${kb(size(name))} / ${kb(size(name + '.gz'))} / ${kb(size(name + '.br'))}`,
          name === 'llm-calculator.html' ? '<= 300 gzip' : '');
 }
-const pageFiles = ['index.html', 'llm-calc.js', 'llmcalc_core.js', 'llmcalc_core.wasm'];
+const pageFiles = ['index.html', 'llm-calc-page.js', 'llmcalc_core.js', 'llmcalc_core.wasm'];
 report('index.html and its files, gzip / brotli KB', `${kb(pageFiles.reduce((a, n) => a + size(n + '.gz'), 0))} / ` +
        `${kb(pageFiles.reduce((a, n) => a + size(n + '.br'), 0))}`, '<= 250 gzip');
 

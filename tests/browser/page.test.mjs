@@ -690,7 +690,7 @@ test('an English page does not load the Spanish tables; switching to Spanish loa
   await page.goto(`${suite.base}/index.html`);
   await waitForCalculator(page);
   // (The page's worker asks for llmcalc_core.js again: a revalidation the cache answers.)
-  assert.deepEqual([...new Set(requested.filter((path) => path.endsWith('.js')))].sort(), ['/llm-calc.js', '/llmcalc_core.js']);
+  assert.deepEqual([...new Set(requested.filter((path) => path.endsWith('.js')))].sort(), ['/llm-calc-page.js', '/llmcalc_core.js']);
   await page.locator('llm-calc #f-lang').selectOption('es');
   await page.waitForFunction(() => document.querySelector('llm-calc').shadowRoot
     .querySelector('#f-lang').getAttribute('aria-label') === 'Idioma');

@@ -97,7 +97,7 @@ async function beforeScript(options, url) {
   const { context, page, errors } = await openPage(suite.browser, options);
   let release;
   const held = new Promise((done) => { release = done; });
-  await page.route('**/llm-calc.js', async (route) => { await held; await route.continue(); });
+  await page.route('**/llm-calc-page.js', async (route) => { await held; await route.continue(); });
   await page.goto(url, { waitUntil: 'commit' });  // the held script holds DOMContentLoaded back
   await page.locator('llm-calc [data-testid="kv"]').waitFor({ state: 'attached' });
   const shown = await page.locator('llm-calc [data-testid="kv"]').isVisible();
@@ -203,6 +203,37 @@ test('the default page keeps its pre-rendered figures on screen until the live p
   });
 });
 
+// The pages with a pre-render run dist/llm-calc-page.js, which has no copy of the element's
+// stylesheet: the live element adopts the one the pre-render carries, also where it clears the
+// pre-render at once (a share link) or where the browser leaves the declarative shadow root a plain
+// template (Firefox before 123). Unstyled, the page's grid (.layout) would be a block.
+test('the live page is styled by the stylesheet its pre-render carries, in every way a page can open', async () => {
+  const styledLayout = async (url, withoutDeclarativeShadowRoot = false) => {
+    const { context, page, errors } = await openPage(suite.browser, { locale: 'en-US' });
+    if (withoutDeclarativeShadowRoot) {
+      await page.route('**/index.html', async (route) => {
+        const response = await route.fetch();
+        const body = (await response.text()).replace('<template shadowrootmode="open">', '<template>');
+        await route.fulfill({ response, body });
+      });
+    }
+    await page.goto(url);
+    await waitForCalculator(page);
+    const seen = await page.evaluate(() => {
+      const root = document.querySelector('llm-calc').shadowRoot;
+      return { display: getComputedStyle(root.querySelector('.layout')).display, styleElements: root.querySelectorAll('style').length };
+    });
+    assert.deepEqual(errors, []);
+    await context.close();
+    return seen;
+  };
+  const live = { display: 'grid', styleElements: 0 };
+  assert.deepEqual(await styledLayout(`${suite.base}/index.html`), live);
+  assert.deepEqual(await styledLayout(`${suite.base}/index.html#v=1&model=qwen3-8b`), live);
+  assert.deepEqual(await styledLayout(pathToFileURL(join(distDir, 'llm-calculator.html')).href), live);
+  assert.deepEqual(await styledLayout(`${suite.base}/index.html`, true), live);
+});
+
 // The scripts of index.html are asked for only once its pre-rendered answer has been painted
 // (web/start-after-paint.mjs): with deferred scripts, Chromium requested them while parsing and
 // ran them before the first frame. A share link, which paints nothing of the pre-render, asks at once.
@@ -213,7 +244,7 @@ test('index.html paints its pre-rendered answer before it asks for its scripts; 
     await waitForCalculator(page);
     const seen = await page.evaluate(() => ({
       paint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime,
-      scripts: ['llm-calc.js', 'llmcalc_core.js'].map((name) =>
+      scripts: ['llm-calc-page.js', 'llmcalc_core.js'].map((name) =>
         performance.getEntriesByType('resource').find((entry) => entry.name.endsWith(`/${name}`)).startTime),
     }));
     assert.deepEqual(errors, []);

@@ -49,7 +49,7 @@ class LlmCalcElement extends HTMLElement {
     });
     if (typeof CSSStyleSheet === 'function' && 'adoptedStyleSheets' in this.shadowRoot) {
       const sheet = new CSSStyleSheet();
-      sheet.replaceSync(LlmCalc.styles || '');
+      sheet.replaceSync(this.stylesheetText());
       this.shadowRoot.adoptedStyleSheets = [sheet];
     }
     this.readAttributes();
@@ -83,6 +83,18 @@ class LlmCalcElement extends HTMLElement {
       LlmCalc.dom.clear(self.shadowRoot);
       self.shadowRoot.appendChild(el('p', { class: 'error', role: 'alert', text: String(error.message) }));
     });
+  }
+
+  // The element's stylesheet: bundled in dist/llm-calc.js (web/src/05-styles.mjs); the bundle of
+  // the pre-rendered pages leaves it out and reads it from the pre-render's own <style>, in the
+  // declarative shadow root or, where the browser does not attach one, in the template left in
+  // the element (web/prerender.mjs).
+  stylesheetText() {
+    if (LlmCalc.styles !== undefined) return LlmCalc.styles;
+    const selector = 'style[data-llmcalc-styles]';
+    const template = this.querySelector(':scope > template');
+    const style = this.shadowRoot.querySelector(selector) || (template && template.content.querySelector(selector));
+    return style ? style.textContent : '';
   }
 
   // Whether the pre-rendered page shows this element's state, in its language: a share link, a
