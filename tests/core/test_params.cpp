@@ -843,6 +843,12 @@ TEST_CASE("Kimi K2 and DeepSeek-MoE 16B by hand", "[params][families][kimi_k2]")
   CHECK(k25.params.text == kimi.params.text);
   CHECK(k25.params.vision == 677376LL + 1152 + 4718592 + 27LL * 15239504 + 2304);
   CHECK(k25.params.projector == 2304LL + 4608LL * 4608 + 4608 + 4608LL * 7168 + 7168);
+  // Kimi K2.7 Code "shares the same architecture as Kimi-K2.5 / Kimi-K2.6" (vLLM's recipe,
+  // vllm-project/recipes@657f1183:models/moonshotai/Kimi-K2.7-Code.yaml): the same counts.
+  auto k27 = catalog_model("kimi-k2.7-code");
+  CHECK(k27.params.text == kimi.params.text);
+  CHECK(k27.params.vision == 677376LL + 1152 + 4718592 + 27LL * 15239504 + 2304);
+  CHECK(k27.params.projector == 2304LL + 4608LL * 4608 + 4608 + 4608LL * 7168 + 7168);
   CHECK(kimi.params.attention == 101122048LL * 61);
   CHECK(kimi.params.experts_routed == 60LL * 384 * 44040192);
   CHECK(kimi.params.experts_shared == 60LL * 44040192);
