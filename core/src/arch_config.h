@@ -147,7 +147,8 @@ struct ArchConfig {
   bool lightning_attention = false;  // MiniMax-01/M1 linear layers (qkv, output gate, norm)
   bool kda = false;                  // Kimi Delta Attention linear layers (Kimi Linear)
   // Kimi K3: every attention layer (KDA and MLA) gates its output with a full-rank projection
-  // g_proj [heads * head_dim, hidden] (KDA: in place of the low-rank g_a / g_b); each layer keeps
+  // g_proj [heads * head_dim, hidden] (KDA: in place of the low-rank g_a / g_b), as Muse Glimmer's
+  // softmax layers do (self_attn.gate_proj, families/muse_glimmer.cpp); each Kimi K3 layer keeps
   // attention-residual vectors (a norm and a [1, hidden] projection before attention and before
   // the MLP, one pair after the last layer); the LatentMoE latent has its own norm.
   bool full_rank_output_gate = false;

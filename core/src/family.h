@@ -58,5 +58,6 @@ const FamilyDefinition& step3p5_family();
 const FamilyDefinition& gemma4_unified_family();
 const FamilyDefinition& qwen4_exp_family();
 const FamilyDefinition& mimo_v2_family();
+const FamilyDefinition& muse_glimmer_family();
 
 }  // namespace llmcalc

@@ -103,9 +103,10 @@ class InventoryBuilder : private TensorList {
         if (arch_.parallel_mamba) add_mamba2(blk, i);
         break;
     }
-    if (arch_.full_rank_output_gate && (kind == AttentionKind::mla || kind == AttentionKind::linear)) {
-      int64_t width = kind == AttentionKind::mla ? arch_.n_heads * arch_.v_head_dim
-                                                 : arch_.linear_v_heads * arch_.linear_v_head_dim;
+    if (arch_.full_rank_output_gate && kind != AttentionKind::ssm && kind != AttentionKind::none) {
+      int64_t width = kind == AttentionKind::mla      ? arch_.n_heads * arch_.v_head_dim
+                      : kind == AttentionKind::linear ? arch_.linear_v_heads * arch_.linear_v_head_dim
+                                                      : arch_.n_heads * arch_.layer_v_head_dim(kind);
       add_linear(blk + "attn_gate", TensorRole::attn_q, i, arch_.hidden, width, false);
     }
     if (arch_.attention_residuals) add_attention_residual(blk + "attn_res", i);

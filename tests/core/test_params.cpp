@@ -869,6 +869,32 @@ TEST_CASE("Kimi K2 and DeepSeek-MoE 16B by hand", "[params][families][kimi_k2]")
   CHECK(moe16.params.router == 27LL * 64 * 2048);
 }
 
+TEST_CASE("Muse Glimmer 30B by hand, and against its checkpoint's shard sizes", "[params][families][muse_glimmer]") {
+  // transformers' modeling_muse_glimmer.py (@0173fbba). Text: embeddings and an untied head of
+  // 202,048 x 6,656 = 1,344,831,488 each; per layer q and o 6,656 x 4,096 = 27,262,976 each, k and
+  // v 6,656 x 256 = 1,703,936 each, the output gate gate_proj 6,656 x 4,096 = 27,262,976 (attention
+  // 85,196,800); four norms 4 x 6,656 = 26,624 (q/k norms and the embedding norm carry no weight);
+  // MLP 3 x 6,656 x 19,968 = 398,721,024; x 52 layers; the final norm 6,656.
+  auto muse = catalog_model("muse-glimmer-30b");
+  CHECK(muse.params.attention == 85196800LL * 52);
+  CHECK(muse.params.mlp_dense == 398721024LL * 52);
+  CHECK(muse.params.norms == 26624LL * 52 + 6656);
+  CHECK(muse.params.text == 2 * 1344831488LL + (85196800LL + 26624 + 398721024) * 52 + 6656);
+  // Vision: a bias-free patch Linear 1,536 x (2 x 3 x 14 x 14 = 1,176) = 1,806,336, a 32 x 32
+  // position table x 1,536 = 1,572,864, ln_pre and ln_post (weight and bias) 3,072 each; per block
+  // two LayerNorms 6,144, q/k/v/proj 4 x (1,536^2 + 1,536) = 9,443,328, fc1 8,960 x 1,536 + 8,960 =
+  // 13,771,520, fc2 1,536 x 8,960 + 1,536 = 13,764,096 (36,985,088), x 50. The 2 x 2 pixel shuffle
+  // has no weights; the adapter 6,144 x 4,096 and 4,096 x 4,096, the projection 4,096 x 6,656.
+  CHECK(muse.params.vision == 1806336LL + 1572864 + 2 * 3072 + 36985088LL * 50);
+  CHECK(muse.params.projector == 25165824LL + 16777216 + 27262976);
+  // The BF16 checkpoint at a4e59da5: two shards of 49,950,112,952 and 9,603,322,320 B (the
+  // repository's manifest, search-index file id 58819756568) hold two bytes a parameter and a JSON
+  // header per file naming its tensors (1,436 in all: a few hundred kilobytes at most).
+  const int64_t shards = 49950112952LL + 9603322320LL;
+  CHECK(shards - 2 * muse.params.total > 0);
+  CHECK(shards - 2 * muse.params.total < 1436 * 256);
+}
+
 TEST_CASE("DeepSeek-V3.2 by hand: V3's MLA plus the lightning indexer", "[params][families][deepseek_v32]") {
   // Per layer, V3's MLA (187,105,280) plus the indexer: wq_b 1,536 x (64 heads x 128) = 12,582,912,
   // wk 7,168 x 128 = 917,504, weights_proj 7,168 x 64 = 458,752; its k_norm (LayerNorm, weight and
