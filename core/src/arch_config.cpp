@@ -138,6 +138,7 @@ VisionConfig read_vit_shape(JsonReader& reader, const char* kind, const char* la
   vision.patch_size = reader.integer("patch_size", 1, 1 << 12).value_or(0);
   vision.named_layers = reader.integer("num_hidden_layers", 1, kMaxLayers, 0).value_or(0);
   vision.named_hidden = vision.hidden;
+  vision.heads = first_integer(reader, {"num_heads", "num_attention_heads"}, 1, kMaxHeads, 0).value_or(0);
   return vision;
 }
 
@@ -279,6 +280,7 @@ void read_vision(const nlohmann::json& config, const std::string& path, ArchConf
   vision.image_size = reader.integer("image_size", 1, 1 << 16).value_or(0);
   vision.patch_size = reader.integer("patch_size", 1, 1 << 12).value_or(0);
   vision.channels = reader.integer("num_channels", 1, 16, 3).value_or(3);
+  vision.heads = reader.integer("num_attention_heads", 1, kMaxHeads, 0).value_or(0);
   vision.projector_out = arch.hidden;
   vision.named_layers = vision.n_layers;
   vision.named_hidden = vision.hidden;

@@ -366,6 +366,7 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
     }
     if (e.fit && e.fit_min_context_tokens != 4096) flags.push_back({"--fit-ctx", std::to_string(e.fit_min_context_tokens)});
     if (e.cache_ram_bytes != 8192 * kMiB) flags.push_back({"--cache-ram", std::to_string(e.cache_ram_bytes / kMiB)});
+    if (!e.mmproj) flags.push_back({"--no-mmproj", ""});
     if (e.mtp) {
       flags.push_back({"--spec-type", "draft-mtp"});
       flags.push_back({"--spec-draft-n-max", std::to_string(e.mtp_draft_tokens)});

@@ -16,6 +16,7 @@ struct EngineTotals {
   int64_t compute = 0;   // compute buffers / activation peak, all devices
   int64_t runtime = 0;   // non-torch memory and CUDA graphs, all devices
   int64_t mtp = 0;       // llama.cpp MTP draft context, all devices
+  int64_t projector = 0;  // llama.cpp vision projector (mmproj) and its warm-up buffer
   std::vector<DeviceMemory> devices;
   DeviceMemory host;
   double worst_ratio = 0;    // largest total / usable over devices and the host RAM

@@ -143,6 +143,7 @@ const LlamaCppTraits& traits_of(const LlamaCppInputs& in) {
   t.gpus = uses_gpus(in.hardware);
   t.cpu_only = in.hardware.kind == "cpu";
   t.lazy_weights_bytes = llama_cpp_lazy_bytes(in.weights, in.hardware, in.request.engine);
+  if (in.request.engine.mmproj) t.mmproj = mmproj_memory(model, in.request.engine.flash_attention);
   for (int d = 0; d < devices_of(in.request); ++d) {
     t.device_backends.push_back(backend_of(device_hardware(in, d)));
     t.usable_bytes.push_back(usable_memory_bytes(device_hardware(in, d), in.request.engine));
@@ -311,8 +312,15 @@ EngineTotals measure(const LlamaCppInputs& in, const LayerPlacement& p, int64_t 
     t.host.checkpoint_bytes = model_checkpoint * per_slot * slots;
   }
   t.host.prompt_cache_limit_bytes = engine.cache_ram_bytes;
+  // A vision model's projector, whole on the first device (system RAM on a CPU).
+  t.projector = traits.mmproj.weights_bytes + traits.mmproj.compute_bytes;
+  if (t.projector > 0) {
+    DeviceMemory& place = traits.cpu_only ? t.host : t.devices.front();
+    place.projector_bytes = t.projector;
+    if (!traits.cpu_only) place.total_bytes += t.projector;
+  }
   t.host.total_bytes = t.host.weights_bytes + t.host.kv_cache_bytes + t.host.compute_bytes +
-                       t.host.draft_bytes + t.host.checkpoint_bytes;
+                       t.host.draft_bytes + t.host.checkpoint_bytes + t.host.projector_bytes;
 
   t.compute = 0;
   for (int d = 0; d < devices; ++d) {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "engine_memory.h"
+#include "mmproj_memory.h"
 
 namespace llmcalc {
 
@@ -23,6 +24,7 @@ struct LlamaCppTraits {
   bool gpus = false;               // discrete GPUs, beside system RAM
   int64_t lazy_weights_bytes = 0;  // embedding tables read on demand (llama_cpp_lazy_bytes)
   bool cpu_only = false;
+  MmprojMemory mmproj;             // a vision model's projector (zeros without one or with --no-mmproj)
   /// A backend's KQ mask bytes per cell and token, and whether it is CUDA (which may receive
   /// the mask as f16 instead).
   struct Backend {

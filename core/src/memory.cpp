@@ -350,6 +350,7 @@ MemoryEstimate estimate_memory(const ModelSpec& model, const WeightPlan& weights
   for (const DeviceMemory& device : t.devices) out.kv_cache_bytes += device.kv_cache_bytes;
   out.compute_buffer_bytes = t.compute;
   out.mtp_bytes = t.mtp;
+  out.projector_bytes = t.projector;
   out.overhead_bytes = t.compute + t.runtime + t.mtp;
   out.per_device = t.devices;
   for (std::size_t d = 0; d < out.per_device.size(); ++d) {
@@ -408,14 +409,26 @@ MemoryEstimate estimate_memory(const ModelSpec& model, const WeightPlan& weights
 std::vector<MathLine> memory_math(const ModelSpec& model, const WeightPlan& weights, const Hardware& hardware,
                                   const MemoryRequest& request, const MemoryEstimate& estimate) {
   const bool llama = is_llama_cpp_family(request.engine.engine);
-  return {
+  std::vector<MathLine> lines = {
       {"weights",
        say(request.lang, "sum over tensors of elements / block_elements x block_bytes (" + weights.format + ")",
            "suma sobre los tensores de elementos / block_elements x block_bytes (" + weights.format + ")"),
        estimate.weights_bytes},
       {"kv_cache", kv_formula(request, has_compressed_attention(model, 0, model.n_layers)), estimate.kv_cache_bytes},
-      {"compute_buffer", compute_formula(request, llama), estimate.compute_buffer_bytes},
-      {"usable", usable_formula(request, hardware, llama, !estimate.per_device.empty()), estimate.usable_bytes}};
+      {"compute_buffer", compute_formula(request, llama), estimate.compute_buffer_bytes}};
+  if (estimate.projector_bytes > 0) {
+    lines.push_back({"projector",
+                     say(request.lang,
+                         "mmproj (-hf loads it; --no-mmproj does not): tower and projector tensors x 2 B (vectors 4 B) "
+                         "+ warm-up buffer: (image side / patch)^2 patches x (MLP + 3 x width) x 4 B" +
+                             std::string(request.engine.flash_attention ? "" : " + heads x patches^2 x 4 B"),
+                         "mmproj (-hf lo carga; --no-mmproj no): tensores de la torre y el proyector x 2 B (vectores "
+                         "4 B) + búfer de calentamiento: (lado de la imagen / parche)^2 parches x (MLP + 3 x ancho) x 4 B" +
+                             std::string(request.engine.flash_attention ? "" : " + cabezas x parches^2 x 4 B")),
+                     estimate.projector_bytes});
+  }
+  lines.push_back({"usable", usable_formula(request, hardware, llama, !estimate.per_device.empty()), estimate.usable_bytes});
+  return lines;
 }
 
 std::string memory_text(const MemoryEstimate& m, const std::vector<MathLine>& lines) {
@@ -431,6 +444,7 @@ std::string memory_text(const MemoryEstimate& m, const std::vector<MathLine>& li
     o.integer("layers", d.layers);
     if (host) o.integer("lazy_weights_bytes", d.lazy_weights_bytes);
     o.integer("node", d.node);
+    if (d.projector_bytes > 0) o.integer("projector_bytes", d.projector_bytes);
     if (host) o.integer("prompt_cache_limit_bytes", d.prompt_cache_limit_bytes);
     o.integer("total_bytes", d.total_bytes);
     o.integer("usable_bytes", d.usable_bytes);
@@ -488,6 +502,7 @@ std::string memory_text(const MemoryEstimate& m, const std::vector<MathLine>& li
       JsonListText devices(o.key("per_device"));
       for (const DeviceMemory& device : m.per_device) append_device(devices.item(), device, false);
     }
+    if (m.projector_bytes > 0) o.integer("projector_bytes", m.projector_bytes);
     o.integer("total_bytes", m.total_bytes);
     if (m.ubatch_tokens > 0) o.integer("ubatch_tokens", m.ubatch_tokens);
     o.integer("usable_bytes", m.usable_bytes);

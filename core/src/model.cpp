@@ -8,6 +8,7 @@
 #include "arch_config.h"
 #include "json_text.h"
 #include "mistral_params.h"
+#include "mmproj_memory.h"
 
 namespace llmcalc {
 
@@ -29,10 +30,15 @@ std::optional<ModelSpec> build_model(const nlohmann::json& config, const std::st
     model.vision_kind = arch->vision->kind;
     model.vision_named_layers = arch->vision->named_layers;
     model.vision_named_hidden = arch->vision->named_hidden;
+    model.vision_width = arch->vision->hidden;
+    model.vision_mlp = arch->vision->intermediate;
+    model.vision_patch = arch->vision->patch_size;
+    model.vision_heads = arch->vision->heads;
   }
   model.fp8_checkpoint_keeps = arch->fp8_checkpoint_keeps;
   model.layers = plan_layers(*arch);
   model.tensors = tensor_inventory(*arch);
+  model.mmproj_file_bytes = mmproj_file_bytes(model.tensors);
   model.params = count_params(model.tensors, *arch);
   return model;
 }

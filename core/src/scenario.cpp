@@ -260,7 +260,7 @@ const std::set<std::string> kRequestKeys = {
     "kv_cache", "context_tokens", "prompt_tokens", "batch", "engine", "hardware", "devices", "nodes",
     "network", "parallel", "flash_attention", "ubatch", "port", "gpu_layers", "cpu_moe_layers",
     "tensor_split", "cpu_expert_layers", "system_memory_bytes", "system_memory_bandwidth_bytes_per_s",
-    "fit", "fit_target_bytes", "fit_min_context", "kv_unified", "llama_cpp_build", "cache_ram_bytes", "mtp",
+    "fit", "fit_target_bytes", "fit_min_context", "kv_unified", "llama_cpp_build", "cache_ram_bytes", "mmproj", "mtp",
     "mtp_draft_tokens", "gpu_memory_utilization", "max_num_batched_tokens", "max_num_seqs",
     "kv_cache_memory_bytes", "mem_fraction_static", "assumptions", "cost", "finetune"};
 
@@ -371,6 +371,7 @@ std::optional<Scenario> resolve_scenario(const nlohmann::json& request, Issues& 
   s.engine.cache_ram_bytes = static_cast<int64_t>(
       reader.number("cache_ram_bytes", 0, 1e13, static_cast<double>(s.engine.cache_ram_bytes))
           .value_or(static_cast<double>(s.engine.cache_ram_bytes)));
+  s.engine.mmproj = reader.boolean("mmproj", true).value_or(true);
   s.engine.mtp = reader.boolean("mtp", false).value_or(false);
   s.engine.mtp_draft_tokens = reader.integer("mtp_draft_tokens", 1, 16, 2).value_or(2);
   std::optional<bool> kv_unified = request.contains("kv_unified") && !request.at("kv_unified").is_null()
@@ -561,6 +562,7 @@ std::string scenario_text(const Scenario& s, int64_t context_tokens) {
     o.integer("max_num_batched_tokens", s.engine.max_num_batched_tokens);
     o.integer("max_num_seqs", s.engine.max_num_seqs);
     o.number("mem_fraction_static", s.engine.mem_fraction_static);
+    o.boolean("mmproj", s.engine.mmproj);
     o.string("model", s.model_id);
     o.boolean("mtp", s.engine.mtp);
     o.integer("mtp_draft_tokens", s.engine.mtp_draft_tokens);

@@ -702,3 +702,21 @@ test('an English page does not load the Spanish tables; switching to Spanish loa
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+// llama.cpp's -hf and Ollama load a vision model's projector (mmproj) beside its text
+// (core/src/mmproj_memory.cpp): the page shows it as a part of its own, in the bar and the math.
+// Gemma 3 4B: llama.cpp logged an 811.79 MiB projector and a 121.25 MiB warm-up buffer (PR #22790,
+// 2026-05-07), 0.91 GiB in all; a text model shows no such part.
+test('a vision model under llama.cpp shows its projector (mmproj) as a part of its own; a text model none', async () => {
+  const { context, page, errors } = await openCalculator(suite.browser, `${suite.base}/index.html#v=1&model=gemma-3-4b`);
+  const projector = await figure(page, 'projector');
+  const gib = Number(/^([\d.]+) GiB/.exec(projector)[1]);
+  assert.ok(gib >= 0.89 && gib <= 0.93, projector);
+  assert.match(await page.locator('llm-calc .math li', { hasText: 'vision projector' }).textContent(), /mmproj/);
+  const segment = await page.locator('llm-calc .seg.p').getAttribute('title');
+  assert.equal(segment, `Vision projector (mmproj): ${projector.split(' · ')[0]}`);
+  await page.goto(`${suite.base}/index.html#v=1&model=llama-3.1-8b`);
+  await page.waitForFunction(() => !document.querySelector('llm-calc').shadowRoot.querySelector('[data-testid="projector"]'));
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -14,7 +14,8 @@ function markdownSummary(r, request, state, t, f, device, link) {
       t('batch') + ': ' + state.batch,
     '- ' + t('verdict') + ': ' + t(m.verdict) + ' (' + f.number(100 * m.utilization, 0) + ' %)',
     '- ' + t('memory') + ': ' + t('weights_part') + ' ' + f.gib(m.weights_bytes) + ', ' + t('kv_part') + ' ' +
-      f.gib(m.kv_cache_bytes) + ', ' + t('overhead_part') + ' ' + f.gib(m.overhead_bytes) + ' · ' + t('total') + ' ' +
+      f.gib(m.kv_cache_bytes) + ', ' + t('overhead_part') + ' ' + f.gib(m.overhead_bytes) +
+      (m.projector_bytes ? ', ' + t('projector_part') + ' ' + f.gib(m.projector_bytes) : '') + ' · ' + t('total') + ' ' +
       f.gib(m.total_bytes) + ' / ' + f.gib(m.usable_bytes),
     '- ' + t('max_context') + ': ' + f.integer(m.max_context_tokens),
   ];

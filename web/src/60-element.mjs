@@ -826,7 +826,9 @@ class LlmCalcElement extends HTMLElement {
     ui.warnings.hidden = warnings.length === 0;
     const r = envelope.result;
     const m = r.memory;
-    const used = m.weights_bytes + m.kv_cache_bytes + m.overhead_bytes;
+    // llama.cpp and Ollama load a vision model's projector (mmproj) beside its text.
+    const projector = m.projector_bytes || 0;
+    const used = m.weights_bytes + m.kv_cache_bytes + m.overhead_bytes + projector;
     const scale = Math.max(used, m.usable_bytes, 1);
 
     const runs = m.verdict !== 'oom';  // no speed is shown for a setup that cannot start
@@ -854,9 +856,10 @@ class LlmCalcElement extends HTMLElement {
           ttft: f.seconds(r.prefill.ttft_s), prompt: f.integer(this.state.prompt) }),
     ]);
     ui.verdict.className = 'verdict ' + m.verdict;
-    // The bar's four segments, made once and resized.
+    // The bar's five segments, made once and resized.
     [['weights_part', m.weights_bytes, 'w'], ['kv_part', m.kv_cache_bytes, 'k'],
-     ['overhead_part', m.overhead_bytes, 'o'], ['free_part', Math.max(0, m.usable_bytes - used), 'f']]
+     ['overhead_part', m.overhead_bytes, 'o'], ['projector_part', projector, 'p'],
+     ['free_part', Math.max(0, m.usable_bytes - used), 'f']]
       .forEach((part, i) => {
         const segment = ui.bar.children[i] || ui.bar.appendChild(LlmCalc.dom.el('span', { class: 'seg ' + part[2] }));
         const title = t(part[0]) + ': ' + f.gib(part[1]);
@@ -866,10 +869,12 @@ class LlmCalcElement extends HTMLElement {
       });
     ui.bar.setAttribute('aria-label', t('total') + ' ' + f.gib(m.total_bytes) + ' / ' + f.gib(m.usable_bytes));
 
+    const projectorRows = projector > 0 ? [[t('projector_part'), f.gib(projector) + ' · ' + f.gb(projector), 'projector']] : [];
     fillList(ui.figures, [
       [t('weights_part'), f.gib(m.weights_bytes) + ' · ' + f.gb(m.weights_bytes), 'weights'],
       [t('kv_part'), f.gib(m.kv_cache_bytes) + ' · ' + f.gb(m.kv_cache_bytes), 'kv'],
       [t('overhead_part'), f.gib(m.overhead_bytes) + ' · ' + f.gb(m.overhead_bytes), 'overhead'],
+      ...projectorRows,
       [t('total'), f.gib(m.total_bytes) + ' · ' + f.gb(m.total_bytes), 'total'],
       // With several devices the sum, said as such, and what one device offers (issue #21 item 10).
       m.per_device.length > 1

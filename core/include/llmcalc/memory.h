@@ -50,6 +50,7 @@ struct EngineSettings {
   int64_t cache_ram_bytes = 8192 * kMiB;   // --cache-ram: host prompt cache limit
   int64_t context_checkpoints = 32;        // --ctx-checkpoints per slot
   bool mtp = false;                        // --spec-type draft-mtp (models with MTP layers)
+  bool mmproj = true;                      // a vision model's projector loaded (-hf's default; --no-mmproj)
   int64_t mtp_draft_tokens = 2;            // --spec-draft-n-max with MTP
 };
 
@@ -114,6 +115,9 @@ struct DeviceMemory {
   // llama.cpp MTP drafting: the draft context's KV cache and compute buffer, on the device that
   // holds the output layer (the MTP layers' weights are in weights_bytes).
   int64_t draft_bytes = 0;
+  // llama.cpp / Ollama: a vision model's projector file (mmproj) and its warm-up buffer, on the
+  // first device (mmproj_memory.h).
+  int64_t projector_bytes = 0;
   int64_t total_bytes = 0;
   int64_t usable_bytes = 0;
   int64_t layers = 0;          // decoder layers whose attention runs here
@@ -164,6 +168,7 @@ struct MemoryEstimate {
   int64_t kv_capacity_tokens = -1; // vLLM / SGLang: tokens the KV pool holds (-1: n/a)
   double max_concurrent_sequences = -1;
   int64_t mtp_bytes = 0;           // llama.cpp MTP draft context: its KV cache and compute buffer
+  int64_t projector_bytes = 0;     // llama.cpp / Ollama: the vision projector (mmproj) and its buffer
   KvBreakdown kv;
   std::vector<DeviceMemory> per_device;
   DeviceMemory host;                       // system RAM: offloaded layers, experts, token_embd

@@ -146,6 +146,15 @@ struct ModelSpec {
   std::string vision_kind;
   int64_t vision_named_layers = 0;
   int64_t vision_named_hidden = 0;
+  // The tower's width, MLP width, patch size and attention heads (0 where the config does not
+  // give them): what llama.cpp's projector warm-up allocates for (mmproj_memory.cpp).
+  int64_t vision_width = 0;
+  int64_t vision_mlp = 0;
+  int64_t vision_patch = 0;
+  int64_t vision_heads = 0;
+  // llama.cpp's mmproj file of the model's tower, projector and audio encoder (0 without one),
+  // kept when a rank gives the tensor list back (mmproj_memory.h).
+  int64_t mmproj_file_bytes = 0;
   // Roles the model's own FP8 checkpoint stores in 16 bits on every layer (the family says which:
   // MiMo-V2's o_proj); the FP8 format keeps them so.
   std::vector<TensorRole> fp8_checkpoint_keeps;

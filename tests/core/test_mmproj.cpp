@@ -1,0 +1,70 @@
+// The vision projector llama-server loads beside a vision model (core/src/mmproj_memory.cpp)
+// against llama.cpp logs of 2026 that print its size and its warm-up buffer.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <string>
+
+#include "mmproj_memory.h"
+#include "test_support.h"
+
+namespace {
+
+constexpr double kMiB = 1048576.0;
+
+double within(double estimated_bytes, double logged_mib) {
+  return std::fabs(estimated_bytes / kMiB - logged_mib) / logged_mib;
+}
+
+}  // namespace
+
+TEST_CASE("The projector's file and warm-up buffer match llama.cpp's clip lines of 2026", "[mmproj][engine_logs]") {
+  // llama-server -hf unsloth/Qwen3.6-27B-MTP-GGUF:UD-Q4_K_XL on an RTX 5090, 2026-05-14, flash
+  // attention on (search-index file id 56678392724): "loaded multimodal model, ...mmproj-BF16.gguf",
+  // "load_hparams: model size: 887.99 MiB", "warmup with image size = 1472 x 1472",
+  // "alloc_compute_meta: CUDA0 compute buffer size = 248.10 MiB".
+  auto qwen = llmcalc::mmproj_memory(llmcalc_test::catalog_model("qwen3.6-27b"), true);
+  CHECK(qwen.warmup_side == 1472);
+  CHECK(within(static_cast<double>(qwen.weights_bytes), 887.99) < 0.02);
+  CHECK(within(static_cast<double>(qwen.compute_bytes), 248.10) < 0.02);
+  // Without flash attention the same tower's warm-up asked for 4,657.81 MiB on a Tesla P100
+  // ("ggml_backend_cuda_buffer_type_alloc_buffer: allocating 4657.81 MiB on device 0", "warmup:
+  // flash attention is disabled"; a downstream test fixture transcribing the log, search-index
+  // file id 58091952734).
+  auto qwen_no_fa = llmcalc::mmproj_memory(llmcalc_test::catalog_model("qwen3.6-27b"), false);
+  CHECK(within(static_cast<double>(qwen_no_fa.compute_bytes), 4657.81) < 0.02);
+  // llama-mtmd-cli with ggml-org/gemma-3-4b-it-GGUF (Q4_K_M) on an NVIDIA L4, ggml-org/llama.cpp
+  // PR #22790 (2026-05-07): "load_hparams: model size: 811.79 MiB", "warmup with image size =
+  // 896 x 896", "alloc_compute_meta: CUDA0 compute buffer size = 121.25 MiB".
+  auto gemma = llmcalc::mmproj_memory(llmcalc_test::catalog_model("gemma-3-4b"), true);
+  CHECK(gemma.warmup_side == 896);
+  CHECK(within(static_cast<double>(gemma.weights_bytes), 811.79) < 0.02);
+  CHECK(within(static_cast<double>(gemma.compute_bytes), 121.25) < 0.02);
+  // A text-only model has none.
+  auto text = llmcalc::mmproj_memory(llmcalc_test::catalog_model("llama-3.1-8b"), true);
+  CHECK(text.weights_bytes == 0);
+  CHECK(text.compute_bytes == 0);
+}
+
+TEST_CASE("llama-server and Ollama hold a vision model's projector on the first GPU; --no-mmproj drops it",
+          "[mmproj][engines]") {
+  for (const char* engine : {"llama.cpp", "ollama"}) {
+    INFO(engine);
+    nlohmann::json request = {{"model", "qwen3.6-27b"}, {"weights", "Q4_K_M"}, {"engine", engine},
+                              {"hardware", "rtx-4090"}, {"devices", 2}, {"context_tokens", 8192}};
+    auto with = llmcalc_test::estimate(request)["result"];
+    request["mmproj"] = false;
+    auto without = llmcalc_test::estimate(request)["result"];
+    const nlohmann::json& memory = with["memory"];
+    int64_t projector = memory["projector_bytes"].get<int64_t>();
+    CHECK(projector > 0);
+    CHECK(memory["per_device"][0]["projector_bytes"] == projector);
+    CHECK_FALSE(memory["per_device"][1].contains("projector_bytes"));
+    CHECK(memory["per_device"][0]["total_bytes"].get<int64_t>() ==
+          without["memory"]["per_device"][0]["total_bytes"].get<int64_t>() + projector);
+    CHECK_FALSE(without["memory"].contains("projector_bytes"));
+  }
+  nlohmann::json off = {{"model", "qwen3.6-27b"}, {"weights", "Q4_K_M"}, {"engine", "llama.cpp"}, {"mmproj", false}};
+  std::string command = llmcalc_test::estimate(off)["result"]["commands"]["llama.cpp"]["command"];
+  CHECK(command.find("--no-mmproj") != std::string::npos);
+}
