@@ -16,6 +16,7 @@
 #include "checkpoint_formats.h"
 #include "mistral_params.h"
 #include "node_commands.h"
+#include "published_formats.h"
 
 namespace llmcalc {
 namespace {
@@ -77,15 +78,6 @@ std::string lower(std::string text) {
   return text;
 }
 
-// `text` equals `lowered` (already lower case) but for case, without a lowered copy of `text`.
-bool equals_lowered(const std::string& text, const std::string& lowered) {
-  if (text.size() != lowered.size()) return false;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(text[i])) != static_cast<unsigned char>(lowered[i])) return false;
-  }
-  return true;
-}
-
 // An engine's entry: the command, its flags, notes and documentation, moved in (an initializer
 // list copies every part, a twentieth of an estimate).
 nlohmann::json command_entry(std::string command, nlohmann::json flags, std::string notes, const char* docs) {
@@ -109,26 +101,12 @@ struct PublishedRepo {
 };
 
 // The GGUF repository for `format` from the record's gguf_repos (data/models: ggml-org, unsloth,
-// bartowski, the publisher's own, each with the quantizations its file list shows): the first
-// that lists it, the exact checkpoint before an Instruct variant; else the first repository.
+// bartowski, the publisher's own, each with the quantizations its file list shows; gguf_repo_entry).
 std::optional<PublishedRepo> gguf_repo_for(const nlohmann::json& record, const std::string& format) {
-  auto repos = record.find("gguf_repos");
-  if (repos == record.end() || !repos->is_array() || repos->empty()) return std::nullopt;
-  std::string wanted = lower(format);
-  for (bool variants : {false, true}) {
-    for (const nlohmann::json& entry : *repos) {
-      if (entry.contains("variant") != variants) continue;
-      auto quants = entry.find("quants");  // read in place: value() would copy the list
-      if (quants == entry.end()) continue;
-      for (const nlohmann::json& quant : *quants) {
-        if (quant.is_string() && equals_lowered(quant.get_ref<const std::string&>(), wanted)) {
-          return PublishedRepo{entry.value("repo", ""), true, entry.value("variant", ""), format, ""};
-        }
-      }
-    }
-  }
-  const nlohmann::json& first = repos->front();
-  return PublishedRepo{first.value("repo", ""), false, first.value("variant", ""), format, ""};
+  bool listed = false;
+  const nlohmann::json* entry = gguf_repo_entry(record, format, listed);
+  if (!entry) return std::nullopt;
+  return PublishedRepo{entry->value("repo", ""), listed, entry->value("variant", ""), format, ""};
 }
 
 // The quantization a GGUF file name carries, as llama.cpp's -hf tag matches it: unsloth's

@@ -1,6 +1,9 @@
 // Published-size GGUF formats (see published_formats.h).
 #include "published_formats.h"
 
+#include <algorithm>
+#include <cctype>
+
 #include "llmcalc/weights.h"
 
 namespace llmcalc {
@@ -44,6 +47,40 @@ std::optional<PublishedFormat> published_format(const nlohmann::json& record, co
     if (p.format == format) return p;
   }
   return std::nullopt;
+}
+
+const nlohmann::json* gguf_repo_entry(const nlohmann::json& record, const std::string& format, bool& listed) {
+  listed = false;
+  auto repos = record.find("gguf_repos");
+  if (repos == record.end() || !repos->is_array() || repos->empty()) return nullptr;
+  auto same = [&](const std::string& quant) {
+    return quant.size() == format.size() &&
+           std::equal(quant.begin(), quant.end(), format.begin(), [](char a, char b) {
+             return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+           });
+  };
+  for (bool variants : {false, true}) {
+    for (const nlohmann::json& entry : *repos) {
+      if (entry.contains("variant") != variants) continue;
+      auto quants = entry.find("quants");  // read in place: value() would copy the list
+      if (quants == entry.end()) continue;
+      for (const nlohmann::json& quant : *quants) {
+        if (quant.is_string() && same(quant.get_ref<const std::string&>())) {
+          listed = true;
+          return &entry;
+        }
+      }
+    }
+  }
+  return &repos->front();
+}
+
+int64_t published_mmproj_bytes(const nlohmann::json& record, const std::string& format) {
+  bool listed = false;
+  const nlohmann::json* entry = gguf_repo_entry(record, format, listed);
+  if (!entry) return 0;
+  auto bytes = entry->find("mmproj_bytes");
+  return bytes != entry->end() && bytes->is_number_integer() ? std::max<int64_t>(0, bytes->get<int64_t>()) : 0;
 }
 
 }  // namespace llmcalc

@@ -28,4 +28,13 @@ std::vector<PublishedFormat> published_formats(const nlohmann::json& record);
 
 std::optional<PublishedFormat> published_format(const nlohmann::json& record, const std::string& format);
 
+/// The record's GGUF repository (a gguf_repos entry) for `format`: the first that lists it, the
+/// exact checkpoint before an Instruct variant (`listed` true); else the first repository
+/// (`listed` false); nullptr without any.
+const nlohmann::json* gguf_repo_entry(const nlohmann::json& record, const std::string& format, bool& listed);
+
+/// The bytes of the mmproj file the GGUF repository for `format` publishes for llama.cpp's -hf to
+/// pick (gguf_repos[].mmproj_bytes, where the record gives it); 0 where it does not.
+int64_t published_mmproj_bytes(const nlohmann::json& record, const std::string& format);
+
 }  // namespace llmcalc

@@ -68,3 +68,17 @@ TEST_CASE("llama-server and Ollama hold a vision model's projector on the first 
   std::string command = llmcalc_test::estimate(off)["result"]["commands"]["llama.cpp"]["command"];
   CHECK(command.find("--no-mmproj") != std::string::npos);
 }
+
+TEST_CASE("A repository's published projector file is what -hf loads, where the record gives it", "[mmproj][engines]") {
+  // meta-models/Muse-Glimmer-30B-GGUF holds one projector, mmproj-Muse-Glimmer-30B-Q4_K_M.gguf of
+  // 1,400,328,928 B (its file list, search-index file ids 68635025417 and 59786093522): the
+  // Q4_K_M command's repository. No warm-up size is known for this tower, so no buffer is added.
+  auto result = llmcalc_test::estimate({{"model", "muse-glimmer-30b"}, {"weights", "Q4_K_M"}, {"hardware", "rtx-4090"}})["result"];
+  CHECK(result["commands"]["llama.cpp"]["command"].get<std::string>().find("meta-models/Muse-Glimmer-30B-GGUF:Q4_K_M") !=
+        std::string::npos);
+  CHECK(result["memory"]["projector_bytes"] == 1400328928);
+  // unsloth's repository publishes several projectors; its UD file gets the tower counted at 16 bits
+  // (1,921,845,760 parameters: 2 B each, and 2 B more for each of the vectors' elements).
+  auto unsloth = llmcalc_test::estimate({{"model", "muse-glimmer-30b"}, {"weights", "UD-Q4_K_XL"}, {"hardware", "rtx-4090"}})["result"];
+  CHECK(unsloth["memory"]["projector_bytes"].get<int64_t>() > 2 * 1921845760LL);
+}
