@@ -113,10 +113,12 @@ MemoryRequest memory_request_for(const Scenario& s, const ModelSpec& model, bool
   memory_request.weights_include_mtp = s.exact_weights_bytes() > 0 ? s.weights_include_mtp
                                                                     : s.gguf_holds_mtp && is_gguf_format(s.rules_format());
   // The mmproj file a catalog model's GGUF repository for this format publishes, where its record
-  // gives one (a quantized projector rather than the 16-bit one mmproj_memory counts).
-  if (const CatalogModel* entry = Catalog::instance().find_model(s.model_id)) {
-    memory_request.mmproj_file_bytes = published_mmproj_bytes(entry->record(), s.weights);
-  }
+  // gives one (a quantized projector rather than the 16-bit one mmproj_memory counts); looked up
+  // only where llama-server loads a projector.
+  const CatalogModel* entry = model.mmproj_file_bytes > 0 && is_llama_cpp_family(s.engine.engine)
+                                  ? Catalog::instance().find_model(s.model_id)
+                                  : nullptr;
+  if (entry) memory_request.mmproj_file_bytes = published_mmproj_bytes(entry->record(), s.weights);
   if (!s.device_groups.empty()) {
     memory_request.device_hardware =
         device_sequence(s.device_groups, is_llama_cpp_family(s.engine.engine), &memory_request.device_nodes);

@@ -144,8 +144,7 @@ const LlamaCppTraits& traits_of(const LlamaCppInputs& in) {
   t.cpu_only = in.hardware.kind == "cpu";
   t.lazy_weights_bytes = llama_cpp_lazy_bytes(in.weights, in.hardware, in.request.engine);
   if (in.request.engine.mmproj) {
-    t.mmproj = mmproj_memory(model, in.request.engine.flash_attention);
-    if (t.mmproj.weights_bytes > 0 && in.request.mmproj_file_bytes > 0) t.mmproj.weights_bytes = in.request.mmproj_file_bytes;
+    t.mmproj = mmproj_memory(model, in.request.engine.flash_attention, in.request.mmproj_file_bytes);
   }
   for (int d = 0; d < devices_of(in.request); ++d) {
     t.device_backends.push_back(backend_of(device_hardware(in, d)));

@@ -19,7 +19,8 @@ struct MmprojMemory {
 /// projector and audio encoder ones; 0 for a text-only model.
 int64_t mmproj_file_bytes(const std::vector<TensorSpec>& tensors);
 
-/// What llama-server's mmproj of `model` takes on its device; zeros for a text-only model.
-MmprojMemory mmproj_memory(const ModelSpec& model, bool flash_attention);
+/// What llama-server's mmproj of `model` takes on its device; zeros for a text-only model. A
+/// `published_file_bytes` above 0 (the repository's own projector file) is the file's size.
+MmprojMemory mmproj_memory(const ModelSpec& model, bool flash_attention, int64_t published_file_bytes = 0);
 
 }  // namespace llmcalc
