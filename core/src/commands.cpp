@@ -382,6 +382,8 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
     if (s.batch > 1) env["OLLAMA_NUM_PARALLEL"] = seqs;
     if (!e.flash_attention) env["OLLAMA_FLASH_ATTENTION"] = "0";
     if (s.kv_type.name == "q8_0" || s.kv_type.name == "q4_0") env["OLLAMA_KV_CACHE_TYPE"] = s.kv_type.name;
+    // Passed through to llama-server (envconfig), and then left as given (rule ollama_mmproj_offload).
+    if (e.fit && e.fit_target_bytes != 1024 * kMiB) env["LLAMA_ARG_FIT_TARGET"] = std::to_string(e.fit_target_bytes / kMiB);
     std::string env_line;
     for (const auto& [key, value] : env.items()) env_line += key + "=" + value.get<std::string>() + " ";
     std::string notes = library || hub ? (library && s.weights != "Q4_K_M"

@@ -19,6 +19,7 @@
 #include <cmath>
 #include <string>
 
+#include "ollama_mmproj.h"
 #include "round_up.h"
 
 namespace llmcalc {
@@ -146,9 +147,22 @@ const LlamaCppTraits& traits_of(const LlamaCppInputs& in) {
   if (in.request.engine.mmproj) {
     t.mmproj = mmproj_memory(model, in.request.engine.flash_attention, in.request.mmproj_file_bytes);
   }
+  t.projector_on_host = t.cpu_only;
+  std::vector<int64_t> free_bytes;
   for (int d = 0; d < devices_of(in.request); ++d) {
     t.device_backends.push_back(backend_of(device_hardware(in, d)));
     t.usable_bytes.push_back(usable_memory_bytes(device_hardware(in, d), in.request.engine));
+    free_bytes.push_back(device_memory_bytes(device_hardware(in, d), in.request.engine));
+  }
+  if (in.request.engine.engine == "ollama" && !t.cpu_only) {
+    OllamaProjectorPlan plan =
+        ollama_projector_plan(in.request, free_bytes, gguf_blocks(model, in.request), t.mmproj.weights_bytes);
+    t.projector_on_host = t.projector_on_host || plan.on_host;
+    if (plan.fit_target_bytes > 0 && in.request.engine.fit) {
+      for (std::size_t d = 0; d < free_bytes.size(); ++d) {
+        t.usable_bytes[d] = std::max<int64_t>(0, free_bytes[d] - plan.fit_target_bytes);
+      }
+    }
   }
   t.host_backend = backend_of(in.hardware);
   in.traits = std::move(t);
@@ -314,12 +328,13 @@ EngineTotals measure(const LlamaCppInputs& in, const LayerPlacement& p, int64_t 
     t.host.checkpoint_bytes = model_checkpoint * per_slot * slots;
   }
   t.host.prompt_cache_limit_bytes = engine.cache_ram_bytes;
-  // A vision model's projector, whole on the first device (system RAM on a CPU).
+  // A vision model's projector, whole on the first device (system RAM on a CPU, or where Ollama
+  // keeps it off the GPUs).
   t.projector = traits.mmproj.weights_bytes + traits.mmproj.compute_bytes;
   if (t.projector > 0) {
-    DeviceMemory& place = traits.cpu_only ? t.host : t.devices.front();
+    DeviceMemory& place = traits.projector_on_host ? t.host : t.devices.front();
     place.projector_bytes = t.projector;
-    if (!traits.cpu_only) place.total_bytes += t.projector;
+    if (!traits.projector_on_host) place.total_bytes += t.projector;
   }
   t.host.total_bytes = t.host.weights_bytes + t.host.kv_cache_bytes + t.host.compute_bytes +
                        t.host.draft_bytes + t.host.checkpoint_bytes + t.host.projector_bytes;

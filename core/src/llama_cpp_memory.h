@@ -25,6 +25,7 @@ struct LlamaCppTraits {
   int64_t lazy_weights_bytes = 0;  // embedding tables read on demand (llama_cpp_lazy_bytes)
   bool cpu_only = false;
   MmprojMemory mmproj;             // a vision model's projector (zeros without one or with --no-mmproj)
+  bool projector_on_host = false;  // the projector runs from system RAM (a CPU, Ollama's --no-mmproj-offload)
   /// A backend's KQ mask bytes per cell and token, and whether it is CUDA (which may receive
   /// the mask as f16 instead).
   struct Backend {

@@ -11,6 +11,7 @@
 namespace {
 
 constexpr double kMiB = 1048576.0;
+constexpr int64_t kMiBytes = 1048576;
 
 double within(double estimated_bytes, double logged_mib) {
   return std::fabs(estimated_bytes / kMiB - logged_mib) / logged_mib;
@@ -81,4 +82,44 @@ TEST_CASE("A repository's published projector file is what -hf loads, where the 
   // (1,921,845,760 parameters: 2 B each, and 2 B more for each of the vectors' elements).
   auto unsloth = llmcalc_test::estimate({{"model", "muse-glimmer-30b"}, {"weights", "UD-Q4_K_XL"}, {"hardware", "rtx-4090"}})["result"];
   CHECK(unsloth["memory"]["projector_bytes"].get<int64_t>() > 2 * 1921845760LL);
+}
+
+TEST_CASE("Ollama keeps the projector in RAM by its own rules, and otherwise widens --fit's margin for it",
+          "[mmproj][engines]") {
+  // llm/llama_server.go at ollama/ollama@fb3076099 (shouldDisableMMProjOffload, mmprojFitTargetMiB).
+  // Qwen3.6-27B's projector: the warm-up buffer at 1472 px is (1472/16)^2 = 8464 patches x (4304 +
+  // 3 x 1152) x 4 B = 262,722,560 B; the rest of projector_bytes is the tensors W.
+  nlohmann::json request = {{"model", "qwen3.6-27b"}, {"weights", "Q4_K_M"}, {"engine", "ollama"},
+                            {"hardware", "rtx-4090"}, {"devices", 2}, {"context_tokens", 8192}};
+  auto padded = llmcalc_test::estimate(request)["result"]["memory"];
+  int64_t weights = padded["projector_bytes"].get<int64_t>() - 8464LL * (4304 + 3 * 1152) * 4;
+  // LLAMA_ARG_FIT_TARGET = ceil((W + 1 GiB) / MiB) on every GPU, in place of llama-server's 1024 MiB.
+  int64_t target_mib = (weights + 1024 * kMiBytes + kMiBytes - 1) / kMiBytes;
+  request["mmproj"] = false;
+  auto plain = llmcalc_test::estimate(request)["result"]["memory"];
+  for (int d = 0; d < 2; ++d) {
+    INFO("GPU " << d);
+    CHECK(padded["per_device"][d]["usable_bytes"].get<int64_t>() ==
+          plain["per_device"][d]["usable_bytes"].get<int64_t>() + (1024 - target_mib) * kMiBytes);
+  }
+  // A margin of the user's (LLAMA_ARG_FIT_TARGET) is left as given.
+  request["mmproj"] = true;
+  request["fit_target_bytes"] = 2048 * kMiBytes;
+  auto own = llmcalc_test::estimate(request)["result"]["memory"];
+  request["mmproj"] = false;
+  auto own_plain = llmcalc_test::estimate(request)["result"]["memory"];
+  CHECK(own["per_device"][0]["usable_bytes"] == own_plain["per_device"][0]["usable_bytes"]);
+  request["mmproj"] = true;
+  CHECK(llmcalc_test::estimate(request)["result"]["commands"]["ollama"]["env"]["LLAMA_ARG_FIT_TARGET"] == "2048");
+  // num_gpu below the layers + 1 ("partial-text-offload"): --no-mmproj-offload, the projector in RAM.
+  request.erase("fit_target_bytes");
+  request["mmproj"] = true;
+  request["gpu_layers"] = 20;
+  auto partial = llmcalc_test::estimate(request)["result"]["memory"];
+  CHECK(partial["host"]["projector_bytes"] == partial["projector_bytes"]);
+  CHECK_FALSE(partial["per_device"][0].contains("projector_bytes"));
+  // llama-server itself keeps it on the first GPU with the same -ngl.
+  request["engine"] = "llama.cpp";
+  auto llama = llmcalc_test::estimate(request)["result"]["memory"];
+  CHECK(llama["per_device"][0]["projector_bytes"] == llama["projector_bytes"]);
 }
