@@ -6,7 +6,6 @@
 #include <cctype>
 #include <cmath>
 #include <optional>
-#include <cstdio>
 #include <utility>
 #include <vector>
 
@@ -28,10 +27,37 @@ nlohmann::json flags_json(const Flags& flags) {
   return out;
 }
 
-// Shortest form at six significant digits, as printf's %g (what a user would type).
+// printf's %g (what a user would type): six significant digits, trailing zeros dropped, the
+// exponent form below 1e-4 and from 1e6 (C11 7.21.6.1), written here because printf's formatter
+// was 8 KB of the module's code for this one call (issue #22). The value is scaled by powers of
+// ten into six integer digits and rounded; `exponent` is its decimal exponent.
 std::string number(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%g", value);
+  double magnitude = std::fabs(value);
+  if (!(magnitude > 0) || magnitude > 1e300) return magnitude > 0 ? "inf" : "0";
+  double up = 1;
+  double down = 1;
+  int exponent = 5;
+  for (; magnitude * up < 1e5; up *= 10) --exponent;
+  for (; magnitude / down >= 1e6; down *= 10) ++exponent;
+  auto digits = static_cast<int64_t>(std::round(magnitude * up / down));
+  if (digits >= 1000000) {
+    digits /= 10;
+    ++exponent;
+  }
+  std::string d = std::to_string(digits);
+  while (d.size() > 1 && d.back() == '0') d.pop_back();
+  std::string text = value < 0 ? "-" : "";
+  if (exponent < -4 || exponent >= 6) {
+    std::string power = std::to_string(std::abs(exponent));
+    text += d.substr(0, 1) + (d.size() > 1 ? "." + d.substr(1) : "") + (exponent < 0 ? "e-" : "e+") +
+            (power.size() < 2 ? "0" : "") + power;
+  } else if (exponent < 0) {
+    text += "0." + std::string(static_cast<std::size_t>(-exponent - 1), '0') + d;
+  } else {
+    auto whole = static_cast<std::size_t>(exponent) + 1;
+    if (d.size() < whole) d.append(whole - d.size(), '0');
+    text += d.substr(0, whole) + (d.size() > whole ? "." + d.substr(whole) : "");
+  }
   return text;
 }
 
