@@ -885,6 +885,25 @@ void apply_family_conventions(const nlohmann::json& config, const std::string& p
 
 }  // namespace
 
+bool read_layer_flags(const nlohmann::json& object, JsonReader& reader, const char* key, int64_t layers,
+                      const char* model, LayerFlags& flags) {
+  auto list = object.find(key);
+  reader.mark_read(key);
+  bool valid = list != object.end() && list->is_array() && static_cast<int64_t>(list->size()) == layers;
+  flags.clear();
+  for (std::size_t i = 0; valid && i < list->size(); ++i) {
+    const auto& entry = (*list)[i];
+    int64_t flag = entry.is_number_integer() ? entry.get<int64_t>() : -1;
+    valid = flag == 0 || flag == 1;
+    flags.push_back(static_cast<char>(flag == 1));
+  }
+  if (!valid) {
+    reader.issues().error("bad_layer_pattern", reader.path_of(key),
+                          std::string(model) + " needs a 0 or 1 here for each layer.");
+  }
+  return valid;
+}
+
 std::optional<ArchConfig> read_arch_config(const nlohmann::json& config, const std::string& path,
                                            Issues& issues) {
   JsonReader top(config, path, issues);

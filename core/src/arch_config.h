@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "llmcalc/issues.h"
+#include "llmcalc/json_reader.h"
 #include "llmcalc/model.h"
 
 namespace llmcalc {
@@ -207,6 +208,11 @@ struct ArchConfig {
 
 std::optional<ArchConfig> read_arch_config(const nlohmann::json& config, const std::string& path,
                                            Issues& issues);
+
+// A per-layer list of 0 and 1 (`layers` entries) at `key` of `object` into `flags`; false, with an
+// error naming `model`, otherwise (MiMo-V2's hybrid_layer_pattern, MiniMax M3's moe_layer_freq).
+bool read_layer_flags(const nlohmann::json& object, JsonReader& reader, const char* key, int64_t layers,
+                      const char* model, LayerFlags& flags);
 
 std::vector<LayerSpec> plan_layers(const ArchConfig& arch);
 // Every tensor of the checkpoint. A decoder layer alike its predecessor is the latter's tensors

@@ -59,5 +59,6 @@ const FamilyDefinition& gemma4_unified_family();
 const FamilyDefinition& qwen4_exp_family();
 const FamilyDefinition& mimo_v2_family();
 const FamilyDefinition& muse_glimmer_family();
+const FamilyDefinition& minimax_m3_family();
 
 }  // namespace llmcalc

@@ -35,14 +35,6 @@ bool mlx_expands_mla(const ModelSpec& model) {
   return model.model_type == "deepseek_v2" || model.model_type == "minicpm3";
 }
 
-// Bytes per token of the lightning-indexer key cache of one layer.
-int64_t indexer_row_bytes(const AttentionGeometry& a, const KvType& type, KvLayout layout) {
-  if (a.indexer_head_dim <= 0) return 0;
-  // vLLM and SGLang keep the indexer keys in fp8 with one f32 scale per 128 values.
-  if (layout == KvLayout::paged) return a.indexer_head_dim + 4 * ((a.indexer_head_dim + 127) / 128);
-  return row_bytes(type, a.indexer_head_dim);
-}
-
 // Whether two layers' KV rows (kv_row_bytes) are alike: most models repeat one geometry.
 bool same_kv_row(const AttentionGeometry& x, const AttentionGeometry& y) {
   return x.kind == y.kind && x.n_kv_heads == y.n_kv_heads && x.n_q_heads == y.n_q_heads &&
@@ -51,6 +43,21 @@ bool same_kv_row(const AttentionGeometry& x, const AttentionGeometry& y) {
 }
 
 }  // namespace
+
+int64_t indexer_row_bytes(const AttentionGeometry& a, const KvType& type, KvLayout layout) {
+  if (a.indexer_head_dim <= 0) return 0;
+  if (a.msa_indexer) {
+    // MiniMax M3: vLLM's MiniMaxM3IndexerCache keeps one bf16 key per token (indexer_kv_dtype
+    // "bf16" by default, vllm/models/minimax_m3/common/indexer.py); llama.cpp's llama_kv_cache_msa
+    // (PR #26338) a second cache of one head in the -ctk / -ctv types, whose V rows it allocates
+    // unused; mlx-lm and transformers keep the keys in the model's bf16.
+    if (layout == KvLayout::llama_cpp) return 2 * row_bytes(type, a.indexer_head_dim);
+    return 2 * a.indexer_head_dim;
+  }
+  // vLLM and SGLang keep DeepSeek's indexer keys in fp8 with one f32 scale per 128 values.
+  if (layout == KvLayout::paged) return a.indexer_head_dim + 4 * ((a.indexer_head_dim + 127) / 128);
+  return row_bytes(type, a.indexer_head_dim);
+}
 
 std::optional<KvType> find_kv_type(const std::string& name) {
   // Block layouts from ggml-common.h: q8_0 = 34 bytes / 32, q4_0 = 18 bytes / 32; vLLM's nvfp4

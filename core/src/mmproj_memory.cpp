@@ -51,7 +51,7 @@ int64_t mmproj_file_bytes(const std::vector<TensorSpec>& tensors) {
 
 MmprojMemory mmproj_memory(const ModelSpec& model, bool flash_attention, int64_t published_file_bytes) {
   MmprojMemory out;
-  if (model.mmproj_file_bytes == 0) return out;
+  if (model.mmproj_file_bytes == 0 || published_file_bytes < 0) return out;
   out.weights_bytes = published_file_bytes > 0 ? published_file_bytes : model.mmproj_file_bytes;
   out.warmup_side = warmup_side(model.vision_kind);
   if (out.weights_bytes == 0 || out.warmup_side == 0 || model.vision_patch <= 0) return out;

@@ -20,7 +20,8 @@ struct MmprojMemory {
 int64_t mmproj_file_bytes(const std::vector<TensorSpec>& tensors);
 
 /// What llama-server's mmproj of `model` takes on its device; zeros for a text-only model. A
-/// `published_file_bytes` above 0 (the repository's own projector file) is the file's size.
+/// `published_file_bytes` above 0 (the repository's own projector file) is the file's size; below
+/// 0 the repository has none (zeros).
 MmprojMemory mmproj_memory(const ModelSpec& model, bool flash_attention, int64_t published_file_bytes = 0);
 
 }  // namespace llmcalc

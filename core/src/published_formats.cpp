@@ -80,7 +80,8 @@ int64_t published_mmproj_bytes(const nlohmann::json& record, const std::string& 
   const nlohmann::json* entry = gguf_repo_entry(record, format, listed);
   if (!entry) return 0;
   auto bytes = entry->find("mmproj_bytes");
-  return bytes != entry->end() && bytes->is_number_integer() ? std::max<int64_t>(0, bytes->get<int64_t>()) : 0;
+  if (bytes == entry->end() || !bytes->is_number_integer()) return 0;
+  return bytes->get<int64_t>() > 0 ? bytes->get<int64_t>() : kNoPublishedMmproj;
 }
 
 }  // namespace llmcalc

@@ -34,7 +34,9 @@ std::optional<PublishedFormat> published_format(const nlohmann::json& record, co
 const nlohmann::json* gguf_repo_entry(const nlohmann::json& record, const std::string& format, bool& listed);
 
 /// The bytes of the mmproj file the GGUF repository for `format` publishes for llama.cpp's -hf to
-/// pick (gguf_repos[].mmproj_bytes, where the record gives it); 0 where it does not.
+/// pick (gguf_repos[].mmproj_bytes, where the record gives it); kNoPublishedMmproj where the record
+/// says the repository has none (mmproj_bytes 0: a text-only conversion); 0 where it does not say.
+constexpr int64_t kNoPublishedMmproj = -1;
 int64_t published_mmproj_bytes(const nlohmann::json& record, const std::string& format);
 
 }  // namespace llmcalc

@@ -151,7 +151,7 @@ PoolShape pool_shape(const ModelSpec& model, const Hardware& hardware, const Mem
   for (int64_t i = first; i < last; ++i) {
     AttentionGeometry a = rank_share(model.layers[static_cast<std::size_t>(i)].attention, ranks);
     int64_t row = kv_row_bytes(model, a, request.kv_type, KvLayout::paged);
-    if (a.indexer_head_dim > 0) row += a.indexer_head_dim + 4 * ((a.indexer_head_dim + 127) / 128);
+    row += indexer_row_bytes(a, request.kv_type, KvLayout::paged);
     switch (a.kind) {
       case AttentionKind::full:
       case AttentionKind::mla: shape.per_token += row; break;

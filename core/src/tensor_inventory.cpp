@@ -363,21 +363,6 @@ class InventoryBuilder : private TensorList {
     set_part(ModelPart::text);
   }
 
-  void add_vision_block(const TensorPrefix& blk, const VisionConfig& v) {
-    for (const char* name : {"ln1", "ln2"}) {
-      add(blk + name + ".weight", TensorRole::vision, -1, v.hidden, 1);
-      add(blk + name + ".bias", TensorRole::vision, -1, v.hidden, 1);
-    }
-    for (const char* name : {"attn_q", "attn_k", "attn_v", "attn_out"}) {
-      add(blk + name + ".weight", TensorRole::vision, -1, v.hidden, v.hidden);
-      add(blk + name + ".bias", TensorRole::vision, -1, v.hidden, 1);
-    }
-    add(blk + "ffn_up.weight", TensorRole::vision, -1, v.hidden, v.intermediate);
-    add(blk + "ffn_up.bias", TensorRole::vision, -1, v.intermediate, 1);
-    add(blk + "ffn_down.weight", TensorRole::vision, -1, v.intermediate, v.hidden);
-    add(blk + "ffn_down.bias", TensorRole::vision, -1, v.hidden, 1);
-  }
-
   // Pixtral encoder (modeling_pixtral.py: bias-free conv patches, RMSNorms, gated MLP) and the
   // Mistral 3 projector (RMSNorm, patch merger, two linears without bias).
   void add_pixtral(const VisionConfig& v, int64_t patch_in) {
@@ -408,7 +393,7 @@ class InventoryBuilder : private TensorList {
     add("v.patch_embd.weight", TensorRole::vision, -1, patch_in, v.hidden);
     add("v.patch_embd.bias", TensorRole::vision, -1, v.hidden, 1);
     add("v.position_embd.weight", TensorRole::vision, -1, v.hidden, v.num_positions);
-    for (int64_t l = 0; l < v.n_layers; ++l) add_vision_block("v.blk." + std::to_string(l) + ".", v);
+    for (int64_t l = 0; l < v.n_layers; ++l) add_vit_block("v.blk." + std::to_string(l) + ".", v.hidden, v.intermediate);
     set_part(ModelPart::projector);
     add_patch_merger("mm.merger.", v, v.hidden);
     for (int64_t k = 0; k < v.deepstack_mergers; ++k) {
@@ -514,7 +499,7 @@ class InventoryBuilder : private TensorList {
       add("v.patch_embd.bias", TensorRole::vision, -1, v.hidden, 1);
       add("v.position_embd.weight", TensorRole::vision, -1, v.hidden, side * side);
     }
-    for (int64_t l = 0; l < v.n_layers; ++l) add_vision_block("v.blk." + std::to_string(l) + ".", v);
+    for (int64_t l = 0; l < v.n_layers; ++l) add_vit_block("v.blk." + std::to_string(l) + ".", v.hidden, v.intermediate);
     add("v.post_ln.weight", TensorRole::vision, -1, v.hidden, 1);
     add("v.post_ln.bias", TensorRole::vision, -1, v.hidden, 1);
     set_part(ModelPart::projector);

@@ -84,6 +84,26 @@ void TensorList::add_attention(const TensorPrefix& blk, int i, int64_t kv_heads,
   }
 }
 
+void TensorList::add_tower_norm(const std::string& name, TensorRole role, int64_t width) {
+  add(TensorPrefix(name) + ".weight", role, -1, width, 1);
+  add(TensorPrefix(name) + ".bias", role, -1, width, 1);
+}
+
+void TensorList::add_tower_linear(const std::string& name, TensorRole role, int64_t in, int64_t out) {
+  add(TensorPrefix(name) + ".weight", role, -1, in, out);
+  add(TensorPrefix(name) + ".bias", role, -1, out, 1);
+}
+
+void TensorList::add_vit_block(const std::string& blk, int64_t width, int64_t mlp) {
+  add_tower_norm(blk + "ln1", TensorRole::vision, width);
+  for (const char* name : {"attn_q", "attn_k", "attn_v", "attn_out"}) {
+    add_tower_linear(blk + name, TensorRole::vision, width, width);
+  }
+  add_tower_norm(blk + "ln2", TensorRole::vision, width);
+  add_tower_linear(blk + "ffn_up", TensorRole::vision, width, mlp);
+  add_tower_linear(blk + "ffn_down", TensorRole::vision, mlp, width);
+}
+
 // Qwen3-Next gated DeltaNet (modeling_qwen3_next.py Qwen3NextGatedDeltaNet).
 void TensorList::add_linear_attention(const TensorPrefix& blk, int i) {
   int64_t key_dim = arch_.linear_k_heads * arch_.linear_k_head_dim;

@@ -62,6 +62,13 @@ class TensorList {
   void add_attention(const TensorPrefix& blk, int i, int64_t kv_heads, AttentionKind kind);
   void add_linear_attention(const TensorPrefix& blk, int i);
 
+  // Outside the decoder layers (vision and audio towers, projectors): a LayerNorm's weight and
+  // bias, a linear layer and its bias, and a CLIP / ViT block of both (ln1, q/k/v/out, ln2, a
+  // plain MLP ffn_up / ffn_down), named from `name` / `blk`.
+  void add_tower_norm(const std::string& name, TensorRole role, int64_t width);
+  void add_tower_linear(const std::string& name, TensorRole role, int64_t in, int64_t out);
+  void add_vit_block(const std::string& blk, int64_t width, int64_t mlp);
+
   // Appends a copy of tensors [first, end), decoder layer `from`'s (each named "blk.<from>."
   // + its stem), as layer `to`: the same shapes, roles and part, the names "blk.<to>." + stem.
   void repeat_layer(std::size_t first, std::size_t end, int from, int to);

@@ -62,6 +62,19 @@ TEST_CASE("KV by hand for every attention kind and llama.cpp's stream layouts", 
   // (indexer_types "full") 21 x 128 x 2 B x 768,000 = 4,128,768,000 (the log: 65812.50 and
   // 3937.50 MiB).
   CHECK(kv_bytes("glm-5.2", "f16", 768000) == 69009408000LL + 4128768000LL);
+  // MiniMax-M3 (MiniMax Sparse Attention): all 60 layers keep K and V, 4 KV heads x (128 + 128);
+  // the 57 sparse layers (3-59) add one index key of 128 per token. vLLM (vllm/models/minimax_m3/
+  // common/indexer.py: MiniMaxM3IndexerCache, indexer_kv_dtype "bf16" by default) keeps that key in
+  // bf16 whatever the KV dtype; llama.cpp's llama_kv_cache_msa (PR #26338) keeps it in a second
+  // cache of one KV head in the -ctk / -ctv types, V rows included though unused. At 32,768 tokens:
+  //   vLLM, bf16 KV:  60 x 2,048 B + 57 x 256 B = 137,472 B/token x 32,768 = 4,504,682,496
+  //   vLLM, fp8 KV:   60 x 1,024 B + 57 x 256 B =  76,032 B/token          = 2,491,416,576
+  //   llama.cpp f16:  60 x 2,048 B + 57 x 2 x 256 B = 152,064 B/token      = 4,982,833,152
+  //   llama.cpp q8_0: 60 x 2 x 4 x 136 B + 57 x 2 x 136 B = 80,784 B/token = 2,647,130,112
+  CHECK(kv_bytes("minimax-m3", "bf16", 32768, 1, 512, false) == 4504682496LL);
+  CHECK(kv_bytes("minimax-m3", "fp8", 32768, 1, 512, false) == 2491416576LL);
+  CHECK(kv_bytes("minimax-m3", "f16", 32768) == 4982833152LL);
+  CHECK(kv_bytes("minimax-m3", "q8_0", 32768) == 2647130112LL);
   // Gemma 3 27B at 128K under llama-server's automatic slots (4, one unified cache): the sliding
   // layers keep pad256(1,024 x 4 + 512) = 4,608 cells: 52 x 8,192 B x 4,608 = 1,962,934,272.
   CHECK(kv_bytes("gemma-3-27b", "f16", 131072, 4, 512, true, true) == 10737418240LL + 1962934272LL);

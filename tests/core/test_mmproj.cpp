@@ -82,6 +82,11 @@ TEST_CASE("A repository's published projector file is what -hf loads, where the 
   // (1,921,845,760 parameters: 2 B each, and 2 B more for each of the vectors' elements).
   auto unsloth = llmcalc_test::estimate({{"model", "muse-glimmer-30b"}, {"weights", "UD-Q4_K_XL"}, {"hardware", "rtx-4090"}})["result"];
   CHECK(unsloth["memory"]["projector_bytes"].get<int64_t>() > 2 * 1921845760LL);
+  // unsloth's MiniMax-M3 files are text-only conversions (llama.cpp PR #24523; mmproj_bytes 0):
+  // -hf finds no projector there, though the model has a vision tower.
+  CHECK(llmcalc_test::catalog_model("minimax-m3").params.vision > 0);
+  auto m3 = llmcalc_test::estimate({{"model", "minimax-m3"}, {"weights", "Q4_K_M"}, {"hardware", "h200-sxm"}, {"devices", 2}})["result"];
+  CHECK_FALSE(m3["memory"].contains("projector_bytes"));
 }
 
 TEST_CASE("Ollama keeps the projector in RAM by its own rules, and otherwise widens --fit's margin for it",

@@ -895,6 +895,35 @@ TEST_CASE("Muse Glimmer 30B by hand, and against its checkpoint's shard sizes", 
   CHECK(shards - 2 * muse.params.total < 1436 * 256);
 }
 
+TEST_CASE("MiniMax-M3 by hand, and against its checkpoint's safetensors headers", "[params][families][minimax_m3]") {
+  // transformers' modeling_minimax_m3_vl.py (@01a05aad) and the checkpoint's tensor report
+  // (search-index file id 62774369633). Text: embeddings and an untied head 200,064 x 6,144 =
+  // 1,229,193,216 each; per layer q 6,144 x 8,192 and o 8,192 x 6,144 = 50,331,648 each, k and v
+  // 6,144 x 512 = 3,145,728 each (106,954,752); on the 57 sparse layers the indexer's q 6,144 x 512
+  // = 3,145,728 and k 6,144 x 128 = 786,432 (3,932,160); norms per layer 2 x 6,144 + q/k norms of
+  // 128 each (12,544), the indexer's two more of 128 (256); layers 0-2 a dense MLP 3 x 6,144 x
+  // 12,288 = 226,492,416; layers 3-59 128 experts x 3 x 6,144 x 3,072 = 7,247,757,312, the shared
+  // expert 56,623,104, the router 128 x 6,144 = 786,432 and its 128 score biases; the final norm.
+  auto m3 = catalog_model("minimax-m3");
+  CHECK(m3.params.attention == 106954752LL * 60 + 3932160LL * 57);
+  CHECK(m3.params.mlp_dense == 226492416LL * 3);
+  CHECK(m3.params.experts_routed == 7247757312LL * 57);
+  CHECK(m3.params.experts_shared == 56623104LL * 57);
+  CHECK(m3.params.router == (786432LL + 128) * 57);
+  CHECK(m3.params.norms == 12544LL * 60 + 256LL * 57 + 6144);
+  CHECK(m3.params.mtp == 0);  // the config names 7 MTP modules; the checkpoint stores none
+  // Vision: a bias-free Conv3d 1,280 x 3 x 2 x 14 x 14 = 1,505,280, pre_layrnorm 2,560; per block
+  // two LayerNorms 5,120, q/k/v/out 4 x (1,280^2 + 1,280) = 6,558,720, fc1 1,280 x 5,120 + 5,120 =
+  // 6,558,720, fc2 5,120 x 1,280 + 1,280 = 6,554,880 (19,677,440), x 32. The projector 1,280 x
+  // 6,144 + 6,144 and 6,144^2 + 6,144; the patch merger (2 x 2 patches) 24,576 x 6,144 + 6,144 and
+  // 6,144^2 + 6,144.
+  CHECK(m3.params.vision == 1505280LL + 2560 + 19677440LL * 32);
+  CHECK(m3.params.projector == 7870464LL + 37754880 + 151001088 + 37754880);
+  // The safetensors headers count 427,040,140,160 values in 23,416 tensors, none of them MTP
+  // (KinChow/model-structure-viewer header-truth.json, search-index file id 69729208192).
+  CHECK(m3.params.total == 427040140160LL);
+}
+
 TEST_CASE("DeepSeek-V3.2 by hand: V3's MLA plus the lightning indexer", "[params][families][deepseek_v32]") {
   // Per layer, V3's MLA (187,105,280) plus the indexer: wq_b 1,536 x (64 heads x 128) = 12,582,912,
   // wk 7,168 x 128 = 917,504, weights_proj 7,168 x 64 = 458,752; its k_norm (LayerNorm, weight and

@@ -58,6 +58,9 @@ constexpr int64_t kLlamaCppKvPadding = 256;
 
 KvBreakdown kv_cache_bytes(const ModelSpec& model, const KvType& type, const KvRequest& request);
 
+/// Bytes per token of one layer's sparse-attention index-key cache (0 without an indexer).
+int64_t indexer_row_bytes(const AttentionGeometry& attention, const KvType& type, KvLayout layout);
+
 /// Bytes one cached token takes in one layer of this geometry (no padding, no windows): what a
 /// decode step reads per attended token. Recurrent layers: 0.
 int64_t kv_row_bytes(const ModelSpec& model, const AttentionGeometry& attention, const KvType& type,

@@ -77,7 +77,9 @@ int64_t expert_shards(const ParallelPlan& plan, const std::string& engine);
 
 struct MemoryRequest {
   Language lang = Language::en;   // of the "show the math" formulas
-  int64_t mmproj_file_bytes = 0;  // the vision projector file's published size (0: counted from the tower)
+  // The vision projector file's published size (0: counted from the tower; -1: the GGUF
+  // repository publishes none, so -hf loads none).
+  int64_t mmproj_file_bytes = 0;
   int64_t context_tokens = 8192;  // per sequence (unified llama.cpp: the shared pool)
   int64_t sequences = 1;          // sequences with their own state (llama.cpp slots)
   int64_t devices = 1;

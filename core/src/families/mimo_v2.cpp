@@ -24,31 +24,12 @@ namespace {
 
 constexpr int64_t kPublishedMtpLayers = 3;
 
-// A per-layer list of 0 and 1 (n_layers entries) into `flags`; false with an error otherwise.
-bool read_layer_flags(const nlohmann::json& text, JsonReader& reader, const char* key, int64_t layers,
-                      LayerFlags& flags) {
-  auto list = text.find(key);
-  reader.mark_read(key);
-  bool valid = list != text.end() && list->is_array() && static_cast<int64_t>(list->size()) == layers;
-  flags.clear();
-  for (std::size_t i = 0; valid && i < list->size(); ++i) {
-    const auto& entry = (*list)[i];
-    int64_t flag = entry.is_number_integer() ? entry.get<int64_t>() : -1;
-    valid = flag == 0 || flag == 1;
-    flags.push_back(static_cast<char>(flag == 1));
-  }
-  if (!valid) {
-    reader.issues().error("bad_layer_pattern", reader.path_of(key), "MiMo-V2 needs a 0 or 1 here for each layer.");
-  }
-  return valid;
-}
-
 void read_config(const nlohmann::json&, const std::string&, const nlohmann::json& text, JsonReader& reader,
                  ArchConfig& arch) {
   LayerFlags sliding;
   LayerFlags moe;
-  if (!read_layer_flags(text, reader, "hybrid_layer_pattern", arch.n_layers, sliding)) return;
-  if (text.contains("moe_layer_freq") && !read_layer_flags(text, reader, "moe_layer_freq", arch.n_layers, moe)) return;
+  if (!read_layer_flags(text, reader, "hybrid_layer_pattern", arch.n_layers, "MiMo-V2", sliding)) return;
+  if (text.contains("moe_layer_freq") && !read_layer_flags(text, reader, "moe_layer_freq", arch.n_layers, "MiMo-V2", moe)) return;
   arch.v_head_dim = reader.integer("v_head_dim", 1, kMaxHidden, arch.head_dim).value_or(arch.head_dim);
   int64_t sliding_kv_heads =
       reader.integer("swa_num_key_value_heads", 1, kMaxHeads, arch.n_kv_heads).value_or(arch.n_kv_heads);

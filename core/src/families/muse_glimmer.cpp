@@ -52,16 +52,6 @@ void read_config(const nlohmann::json& config, const std::string& path, const nl
   arch.family_sizes[kProjector] = top.integer("projector_hidden_size", 1, kMaxHidden).value_or(0);
 }
 
-void add_layer_norm(TensorList& out, const std::string& name, int64_t width) {
-  out.add(name + ".weight", TensorRole::vision, -1, width, 1);
-  out.add(name + ".bias", TensorRole::vision, -1, width, 1);
-}
-
-void add_linear_with_bias(TensorList& out, const std::string& name, int64_t in, int64_t width) {
-  out.add(name + ".weight", TensorRole::vision, -1, in, width);
-  out.add(name + ".bias", TensorRole::vision, -1, width, 1);
-}
-
 void add_model_tensors(TensorList& out) {
   const ArchConfig& arch = out.arch();
   int64_t width = arch.family_size(kWidth);
@@ -72,17 +62,12 @@ void add_model_tensors(TensorList& out) {
   if (int64_t positions = arch.family_size(kPositions)) {
     out.add("v.position_embd.weight", TensorRole::vision, -1, width, positions);
   }
-  add_layer_norm(out, "v.pre_ln", width);
+  out.add_tower_norm("v.pre_ln", TensorRole::vision, width);
   int64_t mlp = arch.family_size(kMlp);
   for (int64_t layer = 0; layer < arch.family_size(kLayers); ++layer) {
-    const std::string blk = "v.blk." + std::to_string(layer) + ".";
-    add_layer_norm(out, blk + "ln1", width);
-    for (const char* name : {"attn_q", "attn_k", "attn_v", "attn_out"}) add_linear_with_bias(out, blk + name, width, width);
-    add_layer_norm(out, blk + "ln2", width);
-    add_linear_with_bias(out, blk + "ffn_up", width, mlp);
-    add_linear_with_bias(out, blk + "ffn_down", mlp, width);
+    out.add_vit_block("v.blk." + std::to_string(layer) + ".", width, mlp);
   }
-  add_layer_norm(out, "v.post_ln", width);
+  out.add_tower_norm("v.post_ln", TensorRole::vision, width);
   out.set_part(ModelPart::projector);
   out.add("mm.0.weight", TensorRole::projector, -1, arch.family_size(kShuffled), projector);
   out.add("mm.1.weight", TensorRole::projector, -1, projector, projector);
