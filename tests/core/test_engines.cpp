@@ -502,6 +502,21 @@ TEST_CASE("vLLM: the KV budget by hand", "[engines][vllm]") {
   CHECK(fixed["commands"]["vllm"]["flags"]["--kv-cache-memory-bytes"] == std::to_string(10 * kGiB));
 }
 
+TEST_CASE("vLLM: MiniMax-M3's pool per rank and its page size", "[engines][vllm]") {
+  // Tensor-parallel 8 on eight H200s: each rank keeps one of the 4 KV heads (vLLM: max(1, 4 / 8)),
+  // 60 layers x (128 + 128) x 2 B = 30,720 B a token, and the whole bf16 index key of the 57 sparse
+  // layers, 57 x 128 x 2 B = 14,592 B: 45,312 B a token on each rank. Tensor-parallel 2: two KV
+  // heads a rank, 61,440 + 14,592 = 76,032 B.
+  for (auto [ranks, per_token] : {std::pair<int64_t, int64_t>{8, 45312}, {2, 76032}}) {
+    INFO(ranks << " ranks");
+    auto r = result_of({{"model", "minimax-m3"}, {"weights", "FP8"}, {"engine", "vllm"},
+                        {"hardware", "h200-sxm"}, {"devices", ranks}});
+    int64_t per_rank_pool = r["memory"]["kv_pool_bytes"].get<int64_t>() / ranks;
+    CHECK(r["memory"]["kv_capacity_tokens"] == per_rank_pool / per_token);
+    CHECK(r["commands"]["vllm"]["flags"]["--block-size"] == "128");
+  }
+}
+
 TEST_CASE("SGLang: mem_fraction_static by hand", "[engines][sglang]") {
   // SGLang main at 031ed82d (arg_groups/memory_hook.py): reserve = 512 + 1.5 x max(chunked
   // prefill, 2,048) + tp x pp / 8 x 1,024 + graphs, in MB; the fraction is (capacity - reserve) /
