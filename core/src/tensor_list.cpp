@@ -104,6 +104,12 @@ void TensorList::add_vit_block(const std::string& blk, int64_t width, int64_t ml
   add_tower_linear(blk + "ffn_down", TensorRole::vision, mlp, width);
 }
 
+void TensorList::add_vit_tower(int64_t patch_values, int64_t width, int64_t mlp, int64_t layers) {
+  add("v.patch_embd.weight", TensorRole::vision, -1, patch_values, width);
+  add_tower_norm("v.pre_ln", TensorRole::vision, width);
+  for (int64_t layer = 0; layer < layers; ++layer) add_vit_block("v.blk." + std::to_string(layer) + ".", width, mlp);
+}
+
 // Qwen3-Next gated DeltaNet (modeling_qwen3_next.py Qwen3NextGatedDeltaNet).
 void TensorList::add_linear_attention(const TensorPrefix& blk, int i) {
   int64_t key_dim = arch_.linear_k_heads * arch_.linear_k_head_dim;

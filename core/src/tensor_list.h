@@ -68,6 +68,9 @@ class TensorList {
   void add_tower_norm(const std::string& name, TensorRole role, int64_t width);
   void add_tower_linear(const std::string& name, TensorRole role, int64_t in, int64_t out);
   void add_vit_block(const std::string& blk, int64_t width, int64_t mlp);
+  // A ViT tower's bias-free patch embedding over `patch_values` inputs, its pre-LayerNorm and
+  // `layers` such blocks.
+  void add_vit_tower(int64_t patch_values, int64_t width, int64_t mlp, int64_t layers);
 
   // Appends a copy of tensors [first, end), decoder layer `from`'s (each named "blk.<from>."
   // + its stem), as layer `to`: the same shapes, roles and part, the names "blk.<to>." + stem.

@@ -58,14 +58,9 @@ void add_model_tensors(TensorList& out) {
   int64_t projector = arch.family_size(kProjector);
   if (width <= 0 || projector <= 0 || arch.family_size(kPatchValues) <= 0) return;
   out.set_part(ModelPart::vision);
-  out.add("v.patch_embd.weight", TensorRole::vision, -1, arch.family_size(kPatchValues), width);
+  out.add_vit_tower(arch.family_size(kPatchValues), width, arch.family_size(kMlp), arch.family_size(kLayers));
   if (int64_t positions = arch.family_size(kPositions)) {
     out.add("v.position_embd.weight", TensorRole::vision, -1, width, positions);
-  }
-  out.add_tower_norm("v.pre_ln", TensorRole::vision, width);
-  int64_t mlp = arch.family_size(kMlp);
-  for (int64_t layer = 0; layer < arch.family_size(kLayers); ++layer) {
-    out.add_vit_block("v.blk." + std::to_string(layer) + ".", width, mlp);
   }
   out.add_tower_norm("v.post_ln", TensorRole::vision, width);
   out.set_part(ModelPart::projector);
