@@ -78,7 +78,8 @@ int print_format(char* buffer, std::size_t size, const char* format, va_list arg
     int longs = 0;
     int shorts = 0;
     for (;; ++format) {
-      if (*format == 'l' || *format == 'j' || *format == 'z' || *format == 't') ++longs;
+      if (*format == 'j') longs += 2;  // intmax_t: long long wide on every target
+      else if (*format == 'l' || *format == 'z' || *format == 't') ++longs;
       else if (*format == 'h') ++shorts;
       else break;
     }

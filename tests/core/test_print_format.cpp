@@ -4,6 +4,8 @@
 #include <catch2/catch.hpp>
 
 #include <cstdarg>
+#include <cstddef>
+#include <cstdint>
 #include <cstdio>
 #include <string>
 
@@ -55,6 +57,7 @@ TEST_CASE("The module's snprintf writes integers, strings and characters as the 
     SAME_AS_LIBC(size, "%5d|%-5d|%05d|%.3d|%.0d", -42, 42, -42, 7, 0);
     SAME_AS_LIBC(size, "%lld|%llx|%lu|%zu|%hd", -9000000000LL, 0xfedcba9876ULL, 123456789UL, std::size_t{77}, 70000);
     SAME_AS_LIBC(size, "%*d|%.*x|%08X", 6, 12, 4, 0xab, 0xbeef);
+    SAME_AS_LIBC(size, "%jd|%jx|%td", -(intmax_t{1} << 40), uintmax_t{1} << 50, std::ptrdiff_t{-5});
     SAME_AS_LIBC(size, "[%s][%.3s][%c]%%", "text", "abcdef", 'z');
   }
 }
