@@ -75,6 +75,30 @@ TEST_CASE("KV by hand for every attention kind and llama.cpp's stream layouts", 
   CHECK(kv_bytes("minimax-m3", "fp8", 32768, 1, 512, false) == 2491416576LL);
   CHECK(kv_bytes("minimax-m3", "f16", 32768) == 4982833152LL);
   CHECK(kv_bytes("minimax-m3", "q8_0", 32768) == 2647130112LL);
+  // A real log of that cache (llama.cpp PR #26297, 2026-07-31, build b10188: MiniMax-M3 IQ3_S,
+  // --ctx-size 96000 --parallel 1, f16 K/V, layers split over five GPUs by --fit). Its
+  // common_memory_breakdown_print gives each GPU's context (the KV cache) in MiB: CUDA0 4078, CUDA1
+  // 3515, CUDA2 3281, CUDA3 1406. A dense layer holds 2,048 B x 96,000 = 187.5 MiB, a sparse one
+  // 2,560 B x 96,000 = 234.375 MiB: CUDA0 the 3 dense layers and 15 sparse ones (4,078.125), CUDA1
+  // 15 sparse (3,515.625), CUDA2 14 (3,281.25), CUDA3 6 (1,406.25). (b10188 kept the index key as
+  // one f32 row of 128 beside K and V, PR #24908; since PR #26338 it is a K and an unused V row of
+  // 128 in f16: 512 B either way.)
+  {
+    llmcalc::KvRequest request;
+    request.context_tokens = 96000;
+    request.layout = llmcalc::KvLayout::llama_cpp;
+    auto kv = llmcalc::kv_cache_bytes(llmcalc_test::catalog_model("minimax-m3"), *llmcalc::find_kv_type("f16"), request);
+    auto layers_mib = [&kv](std::size_t first, std::size_t count) {
+      int64_t bytes = 0;
+      for (std::size_t i = first; i < first + count; ++i) bytes += kv.per_layer_bytes[i];
+      return static_cast<double>(bytes) / kMiB;
+    };
+    // The breakdown prints whole MiB, the division's remainder dropped.
+    CHECK(std::floor(layers_mib(0, 18)) == 4078);
+    CHECK(std::floor(layers_mib(18, 15)) == 3515);
+    CHECK(std::floor(layers_mib(33, 14)) == 3281);
+    CHECK(std::floor(layers_mib(47, 6)) == 1406);
+  }
   // Gemma 3 27B at 128K under llama-server's automatic slots (4, one unified cache): the sliding
   // layers keep pad256(1,024 x 4 + 512) = 4,608 cells: 52 x 8,192 B x 4,608 = 1,962,934,272.
   CHECK(kv_bytes("gemma-3-27b", "f16", 131072, 4, 512, true, true) == 10737418240LL + 1962934272LL);
