@@ -3,6 +3,7 @@
 // server arguments, mlx-lm SERVER.md.
 #include "llmcalc/commands.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <optional>
@@ -435,9 +436,11 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
     // registers the model_type itself (vllm/transformers_utils/config.py, HFConfigParser), and
     // hands the flag to every tokenizer class (vllm/tokenizers/registry.py).
     if (!remote_code.empty()) flags.push_back({"--trust-remote-code", ""});
-    // MiniMax-M3's sparse-attention kernels page the cache in blocks of 128 tokens, one sparse
-    // block a page (vllm-project/recipes models/MiniMaxAI/MiniMax-M3.yaml: --block-size 128 required).
-    if (s.model.model_type == "minimax_m3_vl") flags.push_back({"--block-size", "128"});
+    // MiniMax Sparse Attention's kernels page the cache in blocks of 128 tokens, one sparse block a
+    // page (vllm-project/recipes models/MiniMaxAI/MiniMax-M3.yaml: --block-size 128 required).
+    bool msa = std::any_of(s.model.layers.begin(), s.model.layers.end(),
+                           [](const LayerSpec& layer) { return layer.attention.msa_indexer; });
+    if (msa) flags.push_back({"--block-size", "128"});
     if (std::fabs(e.gpu_memory_utilization - 0.92) > 1e-9) {
       flags.push_back({"--gpu-memory-utilization", number(e.gpu_memory_utilization)});
     }

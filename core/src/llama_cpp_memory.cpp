@@ -148,13 +148,15 @@ const LlamaCppTraits& traits_of(const LlamaCppInputs& in) {
     t.mmproj = mmproj_memory(model, in.request.engine.flash_attention, in.request.mmproj_file_bytes);
   }
   t.projector_on_host = t.cpu_only;
-  std::vector<int64_t> free_bytes;
   for (int d = 0; d < devices_of(in.request); ++d) {
     t.device_backends.push_back(backend_of(device_hardware(in, d)));
     t.usable_bytes.push_back(usable_memory_bytes(device_hardware(in, d), in.request.engine));
-    free_bytes.push_back(device_memory_bytes(device_hardware(in, d), in.request.engine));
   }
-  if (in.request.engine.engine == "ollama" && !t.cpu_only) {
+  if (in.request.engine.engine == "ollama" && !t.cpu_only && t.mmproj.weights_bytes > 0) {
+    std::vector<int64_t> free_bytes;
+    for (int d = 0; d < devices_of(in.request); ++d) {
+      free_bytes.push_back(device_memory_bytes(device_hardware(in, d), in.request.engine));
+    }
     OllamaProjectorPlan plan =
         ollama_projector_plan(in.request, free_bytes, gguf_blocks(model, in.request), t.mmproj.weights_bytes);
     t.projector_on_host = t.projector_on_host || plan.on_host;

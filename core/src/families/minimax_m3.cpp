@@ -40,9 +40,9 @@ void read_sparse_attention(JsonReader& reader, ArchConfig& arch) {
   if (!sparse) return;
   JsonReader config(*sparse, reader.path_of("sparse_attention_config"), reader.issues());
   if (!config.boolean("use_sparse_attention", true).value_or(false)) return;
-  LayerFlags indexed;
-  if (!read_layer_flags(*sparse, config, "sparse_attention_freq", arch.n_layers, "MiniMax M3", indexed)) return;
-  arch.layer_indexer = indexed;
+  if (!read_layer_flags(*sparse, config, "sparse_attention_freq", arch.n_layers, "MiniMax M3", arch.layer_indexer)) {
+    return;
+  }
   arch.family_sizes[kIndexHeads] = config.integer("sparse_num_index_heads", 1, kMaxHeads).value_or(0);
   arch.family_sizes[kIndexDim] = config.integer("sparse_index_dim", 1, kMaxHidden).value_or(0);
 }
