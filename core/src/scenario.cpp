@@ -13,6 +13,7 @@
 #include "llmcalc/weights.h"
 #include "json_text.h"
 #include "ollama_batch.h"
+#include "ollama_parallel.h"
 #include "published_formats.h"
 #include "server_memory.h"
 #include "sglang_mem_fraction.h"
@@ -416,6 +417,15 @@ std::optional<Scenario> resolve_scenario(const nlohmann::json& request, Issues& 
   if (issues.has_errors() || !model_ok || !hardware) return std::nullopt;
 
   if (!read_parallel(request, s, issues)) return std::nullopt;
+  if (s.engine.engine == "ollama" && s.batch > 1 && ollama_forces_one_sequence(s.model)) {
+    issues.warning("ollama_parallel_one", "/batch",
+                   say(s.lang,
+                       "Ollama serves this model's architecture one request at a time whatever OLLAMA_NUM_PARALLEL "
+                       "says: the figures are for 1 sequence, not " + std::to_string(s.batch) + ".",
+                       "Ollama atiende la arquitectura de este modelo de una en una peticiones, diga lo que diga "
+                       "OLLAMA_NUM_PARALLEL: las cifras son para 1 secuencia, no " + std::to_string(s.batch) + "."));
+    s.batch = 1;
+  }
   apply_engine_defaults(s, ubatch_given, kv_unified);
   if (!prompt_given) s.prompt_tokens = std::min<int64_t>(512, s.context_tokens);
 

@@ -342,6 +342,46 @@ TEST_CASE("Ollama: its default context, batch and slots", "[engines][ollama]") {
   }
 }
 
+TEST_CASE("Ollama serves the architectures its scheduler names one request at a time", "[engines][ollama]") {
+  // server/sched.go (ollama@fb3076099): num_parallel goes back to 1 for qwen35/qwen35moe/qwen3next,
+  // qwen3vl/qwen3vlmoe, lfm2/lfm2moe and nemotron_h* GGUFs, whatever OLLAMA_NUM_PARALLEL says.
+  auto run = [](const char* model, int batch) {
+    auto r = llmcalc_test::estimate({{"model", model}, {"engine", "ollama"}, {"batch", batch},
+                                     {"context_tokens", 8192}, {"hardware", "h100-sxm"}});
+    REQUIRE(r["ok"] == true);
+    return r;
+  };
+  auto warned = [](const nlohmann::json& r) {
+    for (const auto& issue : r["issues"]) {
+      if (issue["code"] == "ollama_parallel_one") return issue["path"] == "/batch";
+    }
+    return false;
+  };
+  // Llama 3.1 8B is not named: 4 slots of 8,192 cells, 32 layers x 8 KV heads x 128 x 2 (K, V)
+  // x 2 B = 131,072 B per cell: 4 x 8,192 x 131,072 = 4 GiB, and the command asks for them.
+  auto llama = run("llama-3.1-8b", 4);
+  CHECK(llama["result"]["memory"]["kv_cache_bytes"] == 4LL * 8192 * 131072);
+  CHECK(llama["result"]["scenario"]["batch"] == 4);
+  CHECK_FALSE(warned(llama));
+  CHECK(llama["result"]["commands"]["ollama"]["env"]["OLLAMA_NUM_PARALLEL"] == "4");
+  // Qwen3-VL 8B (qwen3vl; a Qwen3-8B text model: 36 layers x 8 x 128 x 2 x 2 B = 147,456 B per
+  // cell), Qwen3.6-27B (qwen35), LFM2 8B-A1B (lfm2moe) and Nemotron 3 Nano (nemotron_h_moe): one
+  // slot, the same cache as a request for one, a warning and no OLLAMA_NUM_PARALLEL.
+  CHECK(run("qwen3-vl-8b-instruct", 4)["result"]["memory"]["kv_cache_bytes"] == 8192LL * 147456);
+  for (const char* model : {"qwen3-vl-8b-instruct", "qwen3.6-27b", "lfm2-8b-a1b", "nemotron-3-nano-30b-a3b"}) {
+    INFO(model);
+    auto four = run(model, 4);
+    CHECK(four["result"]["scenario"]["batch"] == 1);
+    CHECK(four["result"]["memory"]["kv_cache_bytes"] == run(model, 1)["result"]["memory"]["kv_cache_bytes"]);
+    CHECK(warned(four));
+    CHECK_FALSE(four["result"]["commands"]["ollama"]["env"].contains("OLLAMA_NUM_PARALLEL"));
+    CHECK_FALSE(warned(run(model, 1)));
+  }
+  // llama.cpp itself serves them in parallel.
+  auto server = llmcalc_test::estimate({{"model", "qwen3.6-27b"}, {"engine", "llama.cpp"}, {"batch", 4}});
+  CHECK(server["result"]["scenario"]["batch"] == 4);
+}
+
 TEST_CASE("Ollama 0.40's MLX runner on Apple silicon: a warning for the families it names", "[engines][ollama]") {
   // Ollama v0.40.0's release notes (2026-10-06): Qwen3.8, Gemma 4, Qwen3.6 and Qwen3.5 run on MLX on
   // Apple silicon by default. Our Ollama is v0.34.2's llama-server, so such a request says so

@@ -894,10 +894,11 @@ class LlmCalcElement extends HTMLElement {
       [t('decode'), !runs ? notRunning : f.speed(r.decode.tokens_per_s) + ' ' + t('tokens_per_s') + ' (' +
         t('band') + ' ' + f.speed(r.decode.low) + '–' + f.speed(r.decode.high) + ') · ' +
         (r.decode.bound === 'compute' ? t('compute_bound') : t('memory_bound')), 'decode'],
-    ].concat(runs && this.state.batch > 1 ? [
-      // Several sequences: each one's speed above, all of them together here.
+    ].concat(runs && r.scenario.batch > 1 ? [
+      // Several sequences: each one's speed above, all of them together here (the engine's count:
+      // Ollama serves some architectures one at a time, warning ollama_parallel_one).
       [t('decode_total'), f.speed(r.decode.aggregate_tokens_per_s) + ' ' + t('tokens_per_s') + ' (' +
-        this.state.batch + ' ' + t('sequences_word') + ')', 'decode-total']] : []).concat([
+        r.scenario.batch + ' ' + t('sequences_word') + ')', 'decode-total']] : []).concat([
       [t('prefill'), !runs ? notRunning : prefillKnown ? f.speed(r.prefill.tokens_per_s) + ' ' + t('tokens_per_s')
         : '— (' + t('no_compute') + ')', 'prefill'],
       [t('ttft'), !runs ? notRunning : r.prefill.ttft_s > 0 ? f.seconds(r.prefill.ttft_s) + ' ' + t('seconds')
