@@ -638,7 +638,7 @@ TEST_CASE("Per-component counts by hand for Qwen2, Mistral, Qwen3-MoE, Qwen2-MoE
   CHECK(phi4.params.total == 2 * 513802240LL + 40 * (65536000LL + 275251200LL) + 414720);
 }
 
-TEST_CASE("Per-component counts by hand for Gemma 3, Granite, OLMo 2 and GLM-4.5-Air", "[params][families]") {
+TEST_CASE("Per-component counts by hand for Gemma 3, Granite 3.3 and 4.2, OLMo 2 and GLM-4.5-Air", "[params][families]") {
   // Gemma 3 4B text (gemma3_text, missing keys from transformers' defaults: 8 heads, 4 KV heads,
   // head_dim 256, vocab 262,208): q, o 2,560 x 2,048 and k, v 2,560 x 1,024 = 15,728,640 per layer;
   // MLP 3 x 2,560 x 10,240 = 78,643,200; four RMSNorms per layer plus q/k norms of 256:
@@ -655,6 +655,15 @@ TEST_CASE("Per-component counts by hand for Gemma 3, Granite, OLMo 2 and GLM-4.5
   // 157,286,400 per layer, x 40; norms 40 x 2 x 4,096 + 4,096 = 331,776. Total 8,170,864,640.
   auto granite = catalog_model("granite-3.3-8b");
   CHECK(granite.params.total == 201355264LL + 40 * (41943040LL + 157286400LL) + 331776);
+  // Granite 4.2 30B (granite, untied): the same attention at 8 KV heads, 41,943,040 per layer;
+  // MLP 3 x 4,096 x 32,768 = 402,653,184; embedding and head 100,352 x 4,096 = 411,041,792 each;
+  // norms 64 x 2 x 4,096 + 4,096 = 528,384. Total 29,276,770,304, the Hub's published count.
+  auto granite42 = catalog_model("granite-4.2-30b");
+  CHECK(granite42.params.attention == 41943040LL * 64);
+  CHECK(granite42.params.mlp_dense == 402653184LL * 64);
+  CHECK(granite42.params.output_head == 411041792LL);
+  CHECK(granite42.params.norms == 528384);
+  CHECK(granite42.params.total == 29276770304LL);
 
   // OLMo 2 7B (olmo2): MHA (4 x 4,096^2 = 67,108,864 per layer); norms after attention and after
   // the MLP plus q_norm and k_norm over the full 4,096 width: 32 x 4 x 4,096 + 4,096 = 528,384.
