@@ -60,5 +60,6 @@ const FamilyDefinition& qwen4_exp_family();
 const FamilyDefinition& mimo_v2_family();
 const FamilyDefinition& muse_glimmer_family();
 const FamilyDefinition& minimax_m3_family();
+const FamilyDefinition& spark2_5_family();
 
 }  // namespace llmcalc

@@ -689,6 +689,24 @@ TEST_CASE("Per-component counts by hand for Gemma 3, Granite 3.3 and 4.2, OLMo 2
                           2LL * 4096 * 4096 + 3 * 4096 + 2LL * 151552 * 4096);
 }
 
+TEST_CASE("Spark-X2.5 4B by hand: a fused QKV and a sigmoid gate per query head", "[params][families][spark2_5]") {
+  // 36 layers, hidden 2,560, 16 query and 4 KV heads of 256: fused QKV 2,560 x (4,096 + 1,024 +
+  // 1,024) = 15,728,640, output 4,096 x 2,560 = 10,485,760, gate 2,560 x 16 = 40,960 per layer;
+  // gated MLP 3 x 2,560 x 10,240 = 78,643,200; two norms per layer, 36 x 5,120 + 2,560 = 186,880;
+  // tied embedding 131,072 x 2,560 = 335,544,320. Total 4,112,079,360, the Hub's published count.
+  auto m = catalog_model("spark-x2.5-4b");
+  CHECK(m.params.attention == 36LL * (15728640 + 10485760 + 40960));
+  CHECK(m.params.mlp_dense == 36LL * 78643200);
+  CHECK(m.params.norms == 186880);
+  CHECK(m.params.output_head == 0);
+  CHECK(m.params.total == 4112079360LL);
+  // layer_types: three layers slide over 512 tokens, then one attends over everything.
+  CHECK(m.layers[0].attention.kind == llmcalc::AttentionKind::sliding);
+  CHECK(m.layers[0].attention.window_tokens == 512);
+  CHECK(m.layers[3].attention.kind == llmcalc::AttentionKind::full);
+  CHECK(m.layers[35].attention.kind == llmcalc::AttentionKind::full);
+}
+
 TEST_CASE("EXAONE 4.0 32B by hand: QK-Reorder-Norm adds per-head q/k norms to the two post-norms", "[params][families][exaone4]") {
   // 64 layers, hidden 5,120, 40 query and 8 KV heads of 128: attention 2 x 5,120^2 +
   // 2 x 5,120 x 1,024 = 62,914,560 per layer; MLP 3 x 5,120 x 27,392 = 420,741,120; norms after
