@@ -885,22 +885,27 @@ void apply_family_conventions(const nlohmann::json& config, const std::string& p
 
 }  // namespace
 
-bool read_layer_flags(const nlohmann::json& object, JsonReader& reader, const char* key, int64_t layers,
-                      const char* model, LayerFlags& flags) {
+bool read_layer_integers(const nlohmann::json& object, JsonReader& reader, const char* key, int64_t layers,
+                         int64_t low, int64_t high, const std::string& need, std::vector<int64_t>& values) {
   auto list = object.find(key);
   reader.mark_read(key);
   bool valid = list != object.end() && list->is_array() && static_cast<int64_t>(list->size()) == layers;
-  flags.clear();
+  values.clear();
   for (std::size_t i = 0; valid && i < list->size(); ++i) {
     const auto& entry = (*list)[i];
-    int64_t flag = entry.is_number_integer() ? entry.get<int64_t>() : -1;
-    valid = flag == 0 || flag == 1;
-    flags.push_back(static_cast<char>(flag == 1));
+    int64_t value = entry.is_number_integer() ? entry.get<int64_t>() : low - 1;
+    valid = value >= low && value <= high;
+    values.push_back(value);
   }
-  if (!valid) {
-    reader.issues().error("bad_layer_pattern", reader.path_of(key),
-                          std::string(model) + " needs a 0 or 1 here for each layer.");
-  }
+  if (!valid) reader.issues().error("bad_layer_pattern", reader.path_of(key), need + " here for each layer.");
+  return valid;
+}
+
+bool read_layer_flags(const nlohmann::json& object, JsonReader& reader, const char* key, int64_t layers,
+                      const char* model, LayerFlags& flags) {
+  std::vector<int64_t> values;
+  bool valid = read_layer_integers(object, reader, key, layers, 0, 1, std::string(model) + " needs a 0 or 1", values);
+  flags.assign(values.begin(), values.end());
   return valid;
 }
 

@@ -93,6 +93,7 @@ struct ArchConfig {
   bool attention_sinks = false;
   bool full_attention_sinks = true;  // MiMo-V2: sinks on the sliding layers only
   bool attn_output_gate = false;   // Qwen3-Next: q_proj also emits a sigmoid gate
+  bool head_output_gate = false;   // one gate value per query head (g_proj, hidden -> heads)
   // Gemma 4: full-attention layers use global_head_dim, and with k_eq_v take V from the k_proj
   // output (no v_proj); their KV heads are in layer_kv_heads.
   int64_t global_head_dim = 0;
@@ -123,6 +124,10 @@ struct ArchConfig {
   std::vector<int64_t> layer_intermediate;  // dense FFN width per layer (0: no FFN block)
   std::vector<int64_t> layer_kv_heads;      // KV heads per attention layer
   std::vector<int64_t> layer_q_heads;       // query heads per layer, MTP layers included (empty: n_heads)
+  int64_t layer_heads(int64_t layer) const {
+    auto index = static_cast<std::size_t>(layer);
+    return index < layer_q_heads.size() ? layer_q_heads[index] : n_heads;
+  }
 
   // Roles the family's published FP8 checkpoints keep in BF16 on every layer (ModelSpec's).
   std::vector<TensorRole> fp8_checkpoint_keeps;
@@ -209,8 +214,13 @@ struct ArchConfig {
 std::optional<ArchConfig> read_arch_config(const nlohmann::json& config, const std::string& path,
                                            Issues& issues);
 
-// A per-layer list of 0 and 1 (`layers` entries) at `key` of `object` into `flags`; false, with an
-// error naming `model`, otherwise (MiMo-V2's hybrid_layer_pattern, MiniMax M3's moe_layer_freq).
+// A per-layer list of whole numbers from `low` to `high` (`layers` entries) at `key` of `object`
+// into `values`; false, with an error saying `need` for each layer, otherwise (Laguna's
+// num_attention_heads_per_layer).
+bool read_layer_integers(const nlohmann::json& object, JsonReader& reader, const char* key, int64_t layers,
+                         int64_t low, int64_t high, const std::string& need, std::vector<int64_t>& values);
+// The same for a list of 0 and 1, naming `model` (MiMo-V2's hybrid_layer_pattern, MiniMax M3's
+// moe_layer_freq).
 bool read_layer_flags(const nlohmann::json& object, JsonReader& reader, const char* key, int64_t layers,
                       const char* model, LayerFlags& flags);
 

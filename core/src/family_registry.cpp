@@ -11,7 +11,8 @@ const std::vector<const FamilyDefinition*>& families() {
   static const std::vector<const FamilyDefinition*> all = {&deepseek_v4_family(), &step3p5_family(),
                                                            &gemma4_unified_family(), &qwen4_exp_family(),
                                                            &mimo_v2_family(), &muse_glimmer_family(),
-                                                           &minimax_m3_family(), &spark2_5_family()};
+                                                           &minimax_m3_family(), &spark2_5_family(),
+                                                           &laguna_family()};
   return all;
 }
 

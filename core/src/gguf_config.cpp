@@ -246,6 +246,10 @@ nlohmann::json synthesize_config(const GgufHeader& h) {
     const nlohmann::json* tokens = find(m, "tokenizer.ggml.tokens");
     if (tokens && tokens->is_object() && tokens->contains("length")) config["vocab_size"] = (*tokens)["length"];
   }
+  // A per-layer sliding_window_pattern (Spark-X2.5, Laguna, Muse Glimmer, ...) marks the sliding
+  // layers; the families below that read it otherwise write their own.
+  std::size_t layers = blocks - std::min(blocks, nextn);
+  if (auto types = gguf_layer_types(m, p + "attention.sliding_window_pattern", layers)) config["layer_types"] = *types;
   if (arch == "gemma4") gemma4_config(m, p, blocks, config);
   if (arch == "qwen35" || arch == "qwen35moe" || arch == "qwen3next") qwen3_next_config(m, p, config);
   if (arch == "nemotron_h" || arch == "nemotron_h_moe") nemotron_h_config(m, p, blocks, config);

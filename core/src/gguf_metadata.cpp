@@ -60,4 +60,15 @@ std::optional<std::vector<double>> gguf_per_layer(const nlohmann::json& metadata
   return out;
 }
 
+std::optional<nlohmann::json> gguf_layer_types(const nlohmann::json& metadata, const std::string& key,
+                                               std::size_t layers) {
+  const nlohmann::json* value = find(metadata, key);
+  if (!value || !value->is_object()) return std::nullopt;
+  std::optional<std::vector<double>> pattern = gguf_per_layer(metadata, key, layers);
+  if (!pattern || pattern->size() < layers) return std::nullopt;
+  nlohmann::json types = nlohmann::json::array();
+  for (std::size_t i = 0; i < layers; ++i) types.push_back((*pattern)[i] != 0 ? "sliding_attention" : "full_attention");
+  return types;
+}
+
 }  // namespace llmcalc

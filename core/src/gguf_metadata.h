@@ -25,4 +25,10 @@ std::size_t gguf_count(const nlohmann::json& metadata, const std::string& key, s
 std::optional<std::vector<double>> gguf_per_layer(const nlohmann::json& metadata, const std::string& key,
                                                   std::size_t layers);
 
+/// layer_types for the first `layers` blocks from a per-layer sliding_window_pattern array at `key`
+/// (true: a sliding layer), as llama.cpp's converters write it for Spark-X2.5 and Laguna; nothing
+/// for a scalar period (whose layout depends on the architecture) or an array too short.
+std::optional<nlohmann::json> gguf_layer_types(const nlohmann::json& metadata, const std::string& key,
+                                               std::size_t layers);
+
 }  // namespace llmcalc

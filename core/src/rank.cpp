@@ -7,7 +7,6 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -187,10 +186,10 @@ class LargestContexts {
   }
 
  private:
-  using Table = std::unordered_map<std::string, int64_t>;  // "<model>\n<format>" -> tokens
+  using Table = std::map<std::string, int64_t>;  // "<model>\n<format>" -> tokens
   static constexpr std::size_t kMaxSettings = 64;
-  static std::unordered_map<std::string, Table>& by_settings() {
-    static std::unordered_map<std::string, Table> tables;
+  static std::map<std::string, Table>& by_settings() {
+    static std::map<std::string, Table> tables;
     return tables;
   }
   Table* table_;

@@ -53,7 +53,7 @@ class InventoryBuilder : private TensorList {
       if (a >= per_layer.size() || b >= per_layer.size()) return a >= per_layer.size() && b >= per_layer.size();
       return per_layer[a] == per_layer[b];
     };
-    return same(arch_.layer_attention) && same(arch_.layer_kv_heads) && same(arch_.layer_moe) &&
+    return same(arch_.layer_attention) && same(arch_.layer_kv_heads) && same(arch_.layer_q_heads) && same(arch_.layer_moe) &&
            same(arch_.layer_intermediate) && has_indexer(a) == has_indexer(b);
   }
 

@@ -54,13 +54,15 @@ void TensorList::add_moe(const TensorPrefix& blk, int i) {
   }
 }
 
-// Query, key and value projections (or a fused qkv), the output, per-head q/k norms and sinks as
-// the family has them; a layer of `kind` takes its head widths (Gemma 4's full layers).
+// Query, key and value projections (or a fused qkv), the output, a gate per query head, per-head
+// q/k norms and sinks as the family has them; a layer of `kind` takes its head widths (Gemma 4's
+// full layers), and its own query-head count where the family gives one per layer.
 void TensorList::add_attention(const TensorPrefix& blk, int i, int64_t kv_heads, AttentionKind kind) {
   int64_t head_dim = arch_.layer_head_dim(kind);
   int64_t v_head_dim = arch_.layer_v_head_dim(kind);
   bool global = kind == AttentionKind::full;
-  int64_t q_out = arch_.n_heads * head_dim * (arch_.attn_output_gate ? 2 : 1);
+  int64_t heads = arch_.layer_heads(i);
+  int64_t q_out = heads * head_dim * (arch_.attn_output_gate ? 2 : 1);
   int64_t k_out = kv_heads * head_dim;
   int64_t v_out = kv_heads * v_head_dim;
   if (arch_.fused_qkv) {
@@ -73,14 +75,14 @@ void TensorList::add_attention(const TensorPrefix& blk, int i, int64_t kv_heads,
       add_linear(blk + "attn_v", TensorRole::attn_v, i, arch_.hidden, v_out, arch_.qkv_bias);
     }
   }
-  add_linear(blk + "attn_output", TensorRole::attn_output, i, arch_.n_heads * v_head_dim,
-             arch_.hidden, arch_.o_bias);
+  add_linear(blk + "attn_output", TensorRole::attn_output, i, heads * v_head_dim, arch_.hidden, arch_.o_bias);
+  if (arch_.head_output_gate) add_linear(blk + "attn_gate", TensorRole::attn_q, i, arch_.hidden, heads, false);
   if (arch_.qk_norm) {
-    add_norm(blk + "attn_q_norm", i, arch_.qk_norm_full_width ? arch_.n_heads * head_dim : head_dim);
+    add_norm(blk + "attn_q_norm", i, arch_.qk_norm_full_width ? heads * head_dim : head_dim);
     add_norm(blk + "attn_k_norm", i, arch_.qk_norm_full_width ? k_out : head_dim);
   }
   if (arch_.attention_sinks && (!global || arch_.full_attention_sinks)) {
-    add(blk + "attn_sinks.weight", TensorRole::attn_sinks, i, arch_.n_heads, 1);
+    add(blk + "attn_sinks.weight", TensorRole::attn_sinks, i, heads, 1);
   }
 }
 

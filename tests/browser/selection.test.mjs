@@ -68,6 +68,13 @@ test('figures that said less than they seemed (issue #21 item 10)', async () => 
   assert.match(await page.locator('llm-calc [data-testid="usable"] dd').textContent(), /\(2 dispositivos, .+ GiB en el más pequeño\)/);
   assert.match(await page.locator('llm-calc [data-testid="decode-total"] dd').textContent(), /tok\/s \(16 secuencias\)$/);
   assert.match(await page.locator('llm-calc [data-testid="cost-own"] dd').textContent(), /para una secuencia · .+ para 8 a la vez$/);
+  // Under Ollama a Qwen3.6 model is served one request at a time (rule ollama_parallel_one): no
+  // total for 16 sequences, and the warning says why.
+  await page.goto(`${suite.base}/index.html#v=1&model=qwen3.6-27b&engine=ollama&hw=rtx-4090&n=2&batch=16&ctx=8192`);
+  await page.reload();
+  await waitForCalculator(page);
+  assert.match(await page.locator('llm-calc [data-testid="warnings"]').textContent(), /one request at a time/);
+  assert.equal(await page.locator('llm-calc [data-testid="decode-total"]').count(), 0);
   assert.deepEqual(errors, []);
   await context.close();
 });

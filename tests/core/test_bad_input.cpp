@@ -198,7 +198,7 @@ TEST_CASE("A device list, machines, network or parallel layout that cannot be is
 
 TEST_CASE("Family files refuse their own bad keys at their paths", "[bad_input][config][families]") {
   // Step-3.5 Flash: moe_layers_enum lists layer indices; Qwen3.8 Flash-Next: ple_layer_ids are
-  // one-based layer numbers; DeepSeek V4: compress_ratios are 0, 4 or 128.
+  // one-based layer numbers; DeepSeek V4: compress_ratios are 0, 4 or 128; Laguna: head counts.
   auto step = llmcalc::Catalog::instance().find_model("step-3.5-flash")->record()["config"];
   step["moe_layers_enum"] = "3,4,x";
   auto issue = first_error(step);
@@ -214,6 +214,14 @@ TEST_CASE("Family files refuse their own bad keys at their paths", "[bad_input][
   auto v4 = llmcalc::Catalog::instance().find_model("deepseek-v4-flash")->record()["config"];
   v4["compress_ratios"][5] = 7;
   CHECK(first_error(v4)["code"] == "bad_compress_ratio");
+  // Laguna: a query-head count per layer, each from 1 to 16,384, as many as the layers.
+  auto laguna = llmcalc::Catalog::instance().find_model("laguna-xs-2.1")->record()["config"];
+  laguna["num_attention_heads_per_layer"][3] = 0;
+  issue = first_error(laguna);
+  CHECK(issue["code"] == "bad_layer_pattern");
+  CHECK(issue["path"] == "/model/num_attention_heads_per_layer");
+  laguna["num_attention_heads_per_layer"] = {48, 64};
+  CHECK(first_error(laguna)["code"] == "bad_layer_pattern");
 }
 
 TEST_CASE("A key the request does not know is named at its path, and the estimate goes on", "[bad_input][request]") {

@@ -248,6 +248,63 @@ TEST_CASE("GGUF metadata: a Step-3.5 Flash file sizes its cache as the catalog e
   CHECK(from_file["windowed_bytes"] == 346030080LL);
 }
 
+TEST_CASE("GGUF metadata: Spark-X2.5 and Laguna files size their caches as the catalog entries do", "[gguf][gguf_config][spark2_5][laguna]") {
+  // Both write sliding_window_pattern per block (llama.cpp PR #27868 for spark2_5; Laguna's
+  // converters, e.g. Ollama's, with head_count per block too): full layers at 3, 7, ... (Spark) and
+  // 0, 4, ... (Laguna, 48 query heads there and 64 on the sliding layers).
+  std::vector<bool> spark_pattern;
+  std::vector<bool> laguna_pattern;
+  std::vector<int32_t> laguna_heads;
+  for (int i = 0; i < 40; ++i) {
+    if (i < 36) spark_pattern.push_back(i % 4 != 3);
+    laguna_pattern.push_back(i % 4 != 0);
+    laguna_heads.push_back(i % 4 != 0 ? 64 : 48);
+  }
+  Metadata spark;
+  spark.text("general.architecture", "spark2_5")
+      .u32("spark2_5.block_count", 36)
+      .u32("spark2_5.context_length", 1048576)
+      .u32("spark2_5.embedding_length", 2560)
+      .u32("spark2_5.feed_forward_length", 10240)
+      .u32("spark2_5.attention.head_count", 16)
+      .u32("spark2_5.attention.head_count_kv", 4)
+      .u32("spark2_5.attention.key_length", 256)
+      .u32("spark2_5.attention.value_length", 256)
+      .u32("spark2_5.attention.sliding_window", 512)
+      .bools("spark2_5.attention.sliding_window_pattern", spark_pattern)
+      .u32("spark2_5.vocab_size", 131072);
+  nlohmann::json request = {{"context_tokens", 32768}, {"batch", 1}};
+  nlohmann::json spark_kv = kv_of(config_of(spark), request);
+  CHECK(spark_kv == kv_of("spark-x2.5-4b", request));
+  // 9 full layers x 2 x 4 x 256 x 2 B x 32,768 cells.
+  CHECK(spark_kv["full_attention_bytes"] == 9LL * 4096 * 32768);
+  Metadata laguna;
+  laguna.text("general.architecture", "laguna")
+      .u32("laguna.block_count", 40)
+      .u32("laguna.context_length", 262144)
+      .u32("laguna.embedding_length", 2048)
+      .u32("laguna.feed_forward_length", 8192)
+      .i32s("laguna.attention.head_count", laguna_heads)
+      .u32("laguna.attention.head_count_kv", 8)
+      .u32("laguna.attention.key_length", 128)
+      .u32("laguna.attention.value_length", 128)
+      .u32("laguna.attention.sliding_window", 512)
+      .bools("laguna.attention.sliding_window_pattern", laguna_pattern)
+      .u32("laguna.expert_count", 256)
+      .u32("laguna.expert_used_count", 8)
+      .u32("laguna.expert_feed_forward_length", 512)
+      .u32("laguna.expert_shared_feed_forward_length", 512)
+      .u32("laguna.leading_dense_block_count", 1)
+      .u32("laguna.vocab_size", 100352);
+  nlohmann::json config = config_of(laguna);
+  CHECK(config["model_type"] == "laguna");
+  CHECK(config["num_attention_heads_per_layer"][1] == 64);
+  nlohmann::json laguna_kv = kv_of(config, request);
+  CHECK(laguna_kv == kv_of("laguna-xs-2.1", request));
+  // 10 full layers x 2 x 8 x 128 x 2 B x 32,768 cells.
+  CHECK(laguna_kv["full_attention_bytes"] == 10LL * 4096 * 32768);
+}
+
 TEST_CASE("GGUF metadata: Nemotron-H blocks from their KV-head and FFN arrays", "[gguf][gguf_config][nemotron_h]") {
   // Nemotron 3 Nano 30B-A3B's header (llama.cpp issue #20570; its ssm keys in
   // lmstudio-ai/lmstudio-bug-tracker issue #1365): 52 blocks, head_count_kv 2 on the attention

@@ -707,6 +707,30 @@ TEST_CASE("Spark-X2.5 4B by hand: a fused QKV and a sigmoid gate per query head"
   CHECK(m.layers[35].attention.kind == llmcalc::AttentionKind::full);
 }
 
+TEST_CASE("Laguna XS 2.1 and S 2.1 by hand: query heads per layer and a gate per head", "[params][families][laguna]") {
+  // XS 2.1: hidden 2,048, 8 KV heads of 128. A layer of H query heads: q and o 2 x 2,048 x 128 x H,
+  // gate 2,048 x H, k and v 2 x 2,048 x 1,024, q/k norms 2 x 128: 526,336 H + 4,194,560; full
+  // layers (0, 4, ...) have 48 heads, sliding ones 64. Layer 0's MLP 3 x 2,048 x 8,192; 39 MoE
+  // layers of 256 experts 3 x 2,048 x 512, a shared expert of 512, router 256 x 2,048 and its 256
+  // biases; two norms per layer; untied 100,352 x 2,048 embedding and head.
+  auto xs = catalog_model("laguna-xs-2.1");
+  CHECK(xs.params.attention == 10 * (526336LL * 48 + 4194560) + 30 * (526336LL * 64 + 4194560) - 40 * 256);
+  CHECK(xs.params.mlp_dense == 3LL * 2048 * 8192);
+  CHECK(xs.params.experts_routed == 39LL * 256 * 3 * 2048 * 512);
+  CHECK(xs.params.experts_shared == 39LL * 3 * 2048 * 512);
+  CHECK(xs.params.router == 39LL * (256 * 2048 + 256));
+  CHECK(xs.params.total == 33442617088LL);
+  CHECK(xs.layers[0].attention.n_q_heads == 48);
+  CHECK(xs.layers[1].attention.n_q_heads == 64);
+  CHECK(xs.layers[1].attention.kind == llmcalc::AttentionKind::sliding);
+  CHECK(xs.layers[4].attention.kind == llmcalc::AttentionKind::full);
+  // S 2.1: hidden 3,072, 48 heads on the full layers and 72 on the sliding ones, 47 MoE layers of
+  // 256 experts of 1,024 and a shared one; total 117,561,977,600 (the Hub's count).
+  auto s = catalog_model("laguna-s-2.1");
+  CHECK(s.params.attention == 12 * (789504LL * 48 + 6291712) + 36 * (789504LL * 72 + 6291712) - 48 * 256);
+  CHECK(s.params.total == 117561977600LL);
+}
+
 TEST_CASE("EXAONE 4.0 32B by hand: QK-Reorder-Norm adds per-head q/k norms to the two post-norms", "[params][families][exaone4]") {
   // 64 layers, hidden 5,120, 40 query and 8 KV heads of 128: attention 2 x 5,120^2 +
   // 2 x 5,120 x 1,024 = 62,914,560 per layer; MLP 3 x 5,120 x 27,392 = 420,741,120; norms after

@@ -42,6 +42,7 @@ void read_config(const nlohmann::json&, const std::string&, const nlohmann::json
   }
   arch.n_kv_heads = kv_heads;
   arch.qk_norm = true;
+  arch.head_output_gate = true;
   arch.expert_score_bias = true;  // moe.router_bias, one per expert (F32 in the checkpoint)
   arch.shared_intermediate = reader.integer("share_expert_dim", 0, kMaxHidden * 64, 0).value_or(0);
   arch.mtp_own_embeddings = false;
@@ -75,21 +76,15 @@ void read_config(const nlohmann::json&, const std::string&, const nlohmann::json
   }
 }
 
+// The MTP layers past the decoder's take their own head counts and a dense MLP, which the generic
+// layer (the last decoder layer's shape) would not.
 void add_layer_tensors(const TensorPrefix& blk, int i, TensorList& out) {
   const ArchConfig& arch = out.arch();
   auto index = static_cast<std::size_t>(i);
   int64_t d = arch.hidden;
-  int64_t hd = arch.head_dim;
-  int64_t heads = index < arch.layer_q_heads.size() ? arch.layer_q_heads[index] : arch.n_heads;
   int64_t kv_heads = index < arch.layer_kv_heads.size() ? arch.layer_kv_heads[index] : arch.n_kv_heads;
   out.add_norm(blk + "attn_norm", i, d);
-  out.add_linear(blk + "attn_q", TensorRole::attn_q, i, d, heads * hd, false);
-  out.add_linear(blk + "attn_k", TensorRole::attn_k, i, d, kv_heads * hd, false);
-  out.add_linear(blk + "attn_v", TensorRole::attn_v, i, d, kv_heads * hd, false);
-  out.add_norm(blk + "attn_q_norm", i, hd);
-  out.add_norm(blk + "attn_k_norm", i, hd);
-  out.add_linear(blk + "attn_gate", TensorRole::attn_q, i, d, heads, false);
-  out.add_linear(blk + "attn_output", TensorRole::attn_output, i, heads * hd, d, false);
+  out.add_attention(blk, i, kv_heads, AttentionKind::full);  // every layer's heads are head_dim wide
   out.add_norm(blk + "ffn_norm", i, d);
   if (index < arch.layer_moe.size() && arch.layer_moe[index]) {
     out.add_moe(blk, i);
