@@ -422,8 +422,8 @@ std::optional<Scenario> resolve_scenario(const nlohmann::json& request, Issues& 
                    say(s.lang,
                        "Ollama serves this model's architecture one request at a time whatever OLLAMA_NUM_PARALLEL "
                        "says: the figures are for 1 sequence, not " + std::to_string(s.batch) + ".",
-                       "Ollama atiende la arquitectura de este modelo de una en una peticiones, diga lo que diga "
-                       "OLLAMA_NUM_PARALLEL: las cifras son para 1 secuencia, no " + std::to_string(s.batch) + "."));
+                       "Ollama atiende las peticiones a la arquitectura de este modelo de una en una, diga lo que "
+                       "diga OLLAMA_NUM_PARALLEL: las cifras son para 1 secuencia, no " + std::to_string(s.batch) + "."));
     s.batch = 1;
   }
   apply_engine_defaults(s, ubatch_given, kv_unified);
