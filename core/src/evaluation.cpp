@@ -15,16 +15,21 @@ namespace {
 
 // Plans of catalog models depend only on (model, format, imatrix): computed once per process,
 // so moving a slider does not re-place every tensor.
+// llama.cpp and Ollama load a GGUF, the language model alone whatever its type (a 16-bit one
+// too); a vision model's towers come from its mmproj file (the projector in the memory estimate).
+bool text_only_file(const Scenario& s) { return is_llama_cpp_family(s.engine.engine); }
+
 std::shared_ptr<const WeightPlan> catalog_plan(const Scenario& s, const ModelSpec& model,
                                                Issues& issues) {
   static std::map<std::string, std::shared_ptr<const WeightPlan>> cache;
-  std::string key = s.model_id + "|" + s.rules_format() + (s.imatrix ? "|imatrix" : "");
+  std::string key = s.model_id + "|" + s.rules_format() + (s.imatrix ? "|imatrix" : "") + (text_only_file(s) ? "|text" : "");
   auto it = cache.find(key);
   if (it != cache.end()) return it->second;
   // A kept spec a rank's visit gave its tensors back to lists them again.
   const ModelSpec* listed = model.tensors.empty() ? catalog_model_spec(s.model_id, issues) : &model;
   if (!listed) return nullptr;
-  std::optional<WeightPlan> plan = plan_weights(*listed, s.rules_format(), "/weights", issues, s.imatrix);
+  std::optional<WeightPlan> plan = plan_weights(*listed, s.rules_format(), "/weights", issues, s.imatrix,
+                                                text_only_file(s));
   if (!plan) return nullptr;
   auto shared = std::make_shared<const WeightPlan>(std::move(*plan));
   cache.emplace(key, shared);
@@ -55,7 +60,8 @@ std::shared_ptr<const WeightPlan> scenario_weights(const Scenario& s, const Mode
   std::shared_ptr<const WeightPlan> plan;
   if (s.model_id != "custom") {
     plan = catalog_plan(s, model, issues);
-  } else if (std::optional<WeightPlan> placed = plan_weights(model, s.rules_format(), "/weights", issues, s.imatrix)) {
+  } else if (std::optional<WeightPlan> placed =
+                 plan_weights(model, s.rules_format(), "/weights", issues, s.imatrix, text_only_file(s))) {
     plan = std::make_shared<const WeightPlan>(std::move(*placed));
   }
   const int64_t exact_bytes = s.exact_weights_bytes();

@@ -114,7 +114,7 @@ std::vector<std::string> weight_format_ids() {
 }
 
 std::optional<WeightPlan> plan_weights(const ModelSpec& model, const std::string& format,
-                                       const std::string& path, Issues& issues, bool imatrix) {
+                                       const std::string& path, Issues& issues, bool imatrix, bool text_only) {
   WeightPlan plan;
   plan.format = format;
   for (auto* per_layer : {&plan.layer_dense_bytes, &plan.layer_expert_bytes, &plan.layer_expert_down_bytes,
@@ -193,6 +193,8 @@ std::optional<WeightPlan> plan_weights(const ModelSpec& model, const std::string
     static const std::vector<TensorRole> none;
     const std::vector<TensorRole>& kept_roles = checkpoint->id == "FP8" ? model.fp8_checkpoint_keeps : none;
     for (std::size_t i = 0; i < model.tensors.size(); ++i) {
+      ModelPart part = model.tensors[i].part;
+      if (text_only && part != ModelPart::text && part != ModelPart::mtp) continue;
       std::string_view storage;
       bool kept = std::find(kept_roles.begin(), kept_roles.end(), model.tensors[i].role) != kept_roles.end();
       int64_t bytes = checkpoint_tensor_bytes(model.tensors[i], *checkpoint, kept, storage);

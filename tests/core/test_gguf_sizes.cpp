@@ -23,6 +23,10 @@ const std::map<std::string, std::string> kSameArchitecture = {
     {"llama-7b", "llama-2-7b"},           // LLaMA 1 and 2 share 7B/13B shapes
     {"llama-13b", "llama-2-13b"},
     {"gemma-2-9b-it", "gemma-2-9b"},
+    // Ornith-1.5-35B-A3B, an RL fine-tune of Qwen3.5/3.6-35B-A3B: the same 35,951,822,704 parameters
+    // on the Hub (search-index file ids 69543645036, 71602083758) and 35,505,251,456 in its GGUFs
+    // (the text model and its MTP layer: 34,660,610,688 + 844,640,768 by our count).
+    {"ornith-1.5-35b-a3b", "qwen3.6-35b-a3b"},
 };
 
 // Records left out, with the reason:
@@ -80,7 +84,8 @@ TEST_CASE("Predicted GGUF tensor data matches published sizes within 1%", "[gguf
     std::string context = r.value("repo_or_context", "");
     bool imatrix = context.find("bartowski") != std::string::npos ||
                    r.value("kind", "").find("scoreboard") != std::string::npos;
-    auto plan = llmcalc::plan_weights(model, quant, "/weights", issues, imatrix);
+    // A GGUF holds the language model alone (a vision model's towers are in its mmproj file).
+    auto plan = llmcalc::plan_weights(model, quant, "/weights", issues, imatrix, true);
     if (!plan) continue;  // custom mixes such as unsloth's UD-* are not llama-quantize file types
     // A file that holds the MTP block (llama.cpp's converter keeps it as one more block unless
     // --no-mtp) carries its tensors too.

@@ -70,6 +70,24 @@ TEST_CASE("llama-server and Ollama hold a vision model's projector on the first 
   CHECK(command.find("--no-mmproj") != std::string::npos);
 }
 
+TEST_CASE("A 16-bit GGUF holds the text model: llama.cpp counts the towers once, in the projector", "[mmproj][engines]") {
+  // llama.cpp's converter writes a vision model's towers to the mmproj file, whatever the text
+  // file's type: Ornith-1.5-35B-A3B's BF16 GGUF (the shapes of Qwen3.6-35B-A3B) is 71,066,994,400
+  // B for 35,505,251,456 parameters, the text model and its MTP layer without the 446,571,248 of
+  // vision tower and projector (tests/data/gguf_file_sizes.json). vLLM loads the checkpoint whole.
+  auto weights = [](const char* engine) {
+    auto result = llmcalc_test::estimate({{"model", "qwen3.6-35b-a3b"}, {"weights", "BF16"}, {"engine", engine},
+                                          {"hardware", "h200-sxm"}, {"context_tokens", 8192}})["result"];
+    return std::make_pair(result["memory"]["weights_bytes"].get<int64_t>(), result["params"]);
+  };
+  auto [llama, params] = weights("llama.cpp");
+  auto [vllm, unused] = weights("vllm");
+  int64_t towers = params["vision"].get<int64_t>() + params["projector"].get<int64_t>();
+  CHECK(towers == 446571248);
+  CHECK(llama == vllm - 2 * towers);  // every tower tensor is BF16 in the checkpoint
+  CHECK(weights("ollama").first == llama);
+}
+
 TEST_CASE("A repository's published projector file is what -hf loads, where the record gives it", "[mmproj][engines]") {
   // meta-models/Muse-Glimmer-30B-GGUF holds one projector, mmproj-Muse-Glimmer-30B-Q4_K_M.gguf of
   // 1,400,328,928 B (its file list, search-index file ids 68635025417 and 59786093522): the

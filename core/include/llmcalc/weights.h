@@ -58,9 +58,11 @@ std::vector<std::string> weight_format_ids();
 
 /// Places every tensor of `model` in `format`. An unknown format records an error at `path`.
 /// `imatrix`: GGUF quantized with an importance matrix (changes a few llama.cpp type choices).
+/// `text_only`: the file holds the language model alone, as a GGUF does whatever its type (BF16
+/// included: llama.cpp's converter puts the vision and audio towers in a separate mmproj file).
 std::optional<WeightPlan> plan_weights(const ModelSpec& model, const std::string& format,
                                        const std::string& path, Issues& issues,
-                                       bool imatrix = false);
+                                       bool imatrix = false, bool text_only = false);
 
 nlohmann::json weight_plan_json(const WeightPlan& plan);
 
