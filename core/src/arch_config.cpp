@@ -945,6 +945,7 @@ std::optional<ArchConfig> read_arch_config(const nlohmann::json& config, const s
   // A text-only checkpoint names its config qwen3_5_text / qwen3_5_moe_text (Qwen3.8-2.4T-A95B).
   if (is_one_of(arch.model_type, {"qwen3_5", "qwen3_5_moe", "qwen3_5_text", "qwen3_5_moe_text"})) {
     arch.model_type = "qwen3_next";
+    arch.split_linear_qkv = true;
   }
   // Kimi K2.5 wraps Kimi K2's language model (text_config.model_type kimi_k2) with a MoonViT tower;
   // Kimi K3 wraps a Kimi Linear one (KDA + MLA, LatentMoE) with another MoonViT.

@@ -94,6 +94,9 @@ struct ArchConfig {
   bool full_attention_sinks = true;  // MiMo-V2: sinks on the sliding layers only
   bool attn_output_gate = false;   // Qwen3-Next: q_proj also emits a sigmoid gate
   bool head_output_gate = false;   // one gate value per query head (g_proj, hidden -> heads)
+  // Gated-DeltaNet input as llama.cpp's Qwen3.5 converter writes it: attn_qkv and attn_gate (z),
+  // ssm_beta and ssm_alpha, where Qwen3-Next's files fuse ssm_in (q, k, v, z) and ssm_ba.
+  bool split_linear_qkv = false;
   // Gemma 4: full-attention layers use global_head_dim, and with k_eq_v take V from the k_proj
   // output (no v_proj); their KV heads are in layer_kv_heads.
   int64_t global_head_dim = 0;

@@ -28,8 +28,8 @@ constexpr std::pair<std::string_view, std::string_view> kArchitectures[] = {
     {"gemma3", "gemma3_text"}, {"phi3", "phi3"},          {"deepseek2", "deepseek_v3"},
     {"gpt-oss", "gpt_oss"},   {"glm4", "glm4"},           {"glm4moe", "glm4_moe"},
     {"command-r", "cohere"},  {"granite", "granite"},     {"olmo2", "olmo2"},
-    {"mistral3", "mistral"},  {"gemma4", "gemma4"},       {"qwen35", "qwen3_next"},
-    {"qwen35moe", "qwen3_next"}, {"qwen3next", "qwen3_next"}, {"nemotron_h", "nemotron_h"},
+    {"mistral3", "mistral"},  {"gemma4", "gemma4"},       {"qwen35", "qwen3_5"},
+    {"qwen35moe", "qwen3_5_moe"}, {"qwen3next", "qwen3_next"}, {"nemotron_h", "nemotron_h"},
     {"nemotron_h_moe", "nemotron_h"}, {"lfm2", "lfm2"},   {"lfm2moe", "lfm2_moe"},
     {"granitehybrid", "granitemoehybrid"}};
 

@@ -13,6 +13,13 @@
 namespace llmcalc {
 namespace {
 
+// attn_v-like (category_is_attn_v): attn_v, every fused attn_qkv (a gated-DeltaNet layer's in a
+// Qwen3.5 file too) and MLA's attn_kv_b share the attn_v rules and its count.
+bool attn_v_like(TensorRole role) {
+  return role == TensorRole::attn_v || role == TensorRole::attn_qkv || role == TensorRole::linear_qkv ||
+         role == TensorRole::attn_kv_b;
+}
+
 // llama.cpp's file types (llama-quantize names), compared as values in the per-tensor rules.
 enum class Ftype {
   F32, F16, BF16, Q4_0, Q4_1, Q5_0, Q5_1, Q8_0, Q2_K, Q2_K_S, Q3_K_S, Q3_K_M, Q3_K_L, Q4_K_S, Q4_K_M,
@@ -120,9 +127,7 @@ const GgmlType* choose(Ftype ftype, const GgmlType* base_type, const TensorSpec&
     if (iq_low || ftype == Ftype::IQ3_XXS) return T.Q5_K;
     return type != T.Q8_0 ? T.Q6_K : type;
   }
-  // attn_v-like: attn_v, the fused attn_qkv and MLA's attn_kv_b share the attn_v rules.
-  bool v_like = t.role == TensorRole::attn_v || t.role == TensorRole::attn_qkv ||
-                t.role == TensorRole::attn_kv_b;
+  bool v_like = attn_v_like(t.role);
   if (ftype == Ftype::MXFP4_MOE) return t.ne2 > 1 ? T.MXFP4 : T.Q8_0;
   // TOKEN_EMBD is token_embd.weight and Gemma's per_layer_token_embd.weight alike.
   if (t.role == TensorRole::token_embd || t.role == TensorRole::per_layer_embd) {
@@ -348,10 +353,7 @@ std::vector<const GgmlType*> gguf_tensor_types(const ModelSpec& model, const std
   qs.n_ffn_down = model.n_layers;
   for (const TensorSpec& t : model.tensors) {
     if (t.part != ModelPart::text) continue;
-    if (t.role == TensorRole::attn_v || t.role == TensorRole::attn_qkv ||
-        t.role == TensorRole::attn_kv_b) {
-      ++qs.n_attention_wv;
-    }
+    if (attn_v_like(t.role)) ++qs.n_attention_wv;
   }
   Ftype id = ftype_of(ftype);
   qs.iq_low = is(id, {Ftype::IQ2_XXS, Ftype::IQ2_XS, Ftype::IQ1_S, Ftype::IQ2_S, Ftype::IQ2_M, Ftype::IQ1_M});

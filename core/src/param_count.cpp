@@ -43,7 +43,7 @@ ParamCounts count_params(const std::vector<TensorSpec>& tensors, const ArchConfi
         break;
       case TensorRole::ffn_gate_inp: p.router += n; break;
       case TensorRole::ssm_in: case TensorRole::ssm_out: case TensorRole::ssm_conv:
-      case TensorRole::ssm_small:
+      case TensorRole::ssm_small: case TensorRole::linear_qkv:
         p.recurrent += n;
         break;
       case TensorRole::bias:

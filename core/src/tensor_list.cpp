@@ -116,10 +116,15 @@ void TensorList::add_vit_tower(int64_t patch_values, int64_t width, int64_t mlp,
 void TensorList::add_linear_attention(const TensorPrefix& blk, int i) {
   int64_t key_dim = arch_.linear_k_heads * arch_.linear_k_head_dim;
   int64_t value_dim = arch_.linear_v_heads * arch_.linear_v_head_dim;
-  add_linear(blk + "ssm_in", TensorRole::ssm_in, i, arch_.hidden, 2 * key_dim + 2 * value_dim,
-             false);
-  add_linear(blk + "ssm_ba", TensorRole::ssm_in, i, arch_.hidden, 2 * arch_.linear_v_heads,
-             false);
+  if (arch_.split_linear_qkv) {
+    add_linear(blk + "attn_qkv", TensorRole::linear_qkv, i, arch_.hidden, 2 * key_dim + value_dim, false);
+    add_linear(blk + "attn_gate", TensorRole::ssm_in, i, arch_.hidden, value_dim, false);
+    add_linear(blk + "ssm_beta", TensorRole::ssm_in, i, arch_.hidden, arch_.linear_v_heads, false);
+    add_linear(blk + "ssm_alpha", TensorRole::ssm_in, i, arch_.hidden, arch_.linear_v_heads, false);
+  } else {
+    add_linear(blk + "ssm_in", TensorRole::ssm_in, i, arch_.hidden, 2 * key_dim + 2 * value_dim, false);
+    add_linear(blk + "ssm_ba", TensorRole::ssm_in, i, arch_.hidden, 2 * arch_.linear_v_heads, false);
+  }
   add(blk + "ssm_conv1d.weight", TensorRole::ssm_conv, i, arch_.linear_conv_kernel,
       2 * key_dim + value_dim);
   add(blk + "ssm_dt.bias", TensorRole::ssm_small, i, arch_.linear_v_heads, 1);

@@ -27,6 +27,8 @@ const std::map<std::string, std::string> kSameArchitecture = {
     // on the Hub (search-index file ids 69543645036, 71602083758) and 35,505,251,456 in its GGUFs
     // (the text model and its MTP layer: 34,660,610,688 + 844,640,768 by our count).
     {"ornith-1.5-35b-a3b", "qwen3.6-35b-a3b"},
+    // Ornith-1.5-9B likewise of Qwen3.5-9B (9,653,104,368 on the Hub, the MTP layer included).
+    {"ornith-1.5-9b", "qwen3.5-9b"},
 };
 
 // Records left out, with the reason:

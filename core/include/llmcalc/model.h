@@ -69,6 +69,9 @@ enum class TensorRole {
   ffn_gate, ffn_up, ffn_down, ffn_gate_inp, ffn_gate_exps, ffn_up_exps, ffn_down_exps,
   ffn_gate_shexp, ffn_up_shexp, ffn_down_shexp, ffn_gate_inp_shexp,
   ssm_in, ssm_out, ssm_conv, ssm_small, nextn_eh_proj, vision, projector,
+  // A gated-DeltaNet layer's q/k/v input as llama.cpp's Qwen3.5 files store it (attn_qkv: quantized
+  // by the attn_v rules, counted as the recurrent mixer's).
+  linear_qkv,
   // Gemma 4 E2B/E4B per-layer embeddings: the [vocab x layers * width] table (quantized like
   // token_embd, kept in RAM with it), and each layer's input gate and projection.
   per_layer_embd, per_layer_proj
