@@ -112,7 +112,10 @@ void TensorList::add_vit_tower(int64_t patch_values, int64_t width, int64_t mlp,
   for (int64_t layer = 0; layer < layers; ++layer) add_vit_block("v.blk." + std::to_string(layer) + ".", width, mlp);
 }
 
-// Qwen3-Next gated DeltaNet (modeling_qwen3_next.py Qwen3NextGatedDeltaNet).
+// Qwen3-Next gated DeltaNet (modeling_qwen3_next.py Qwen3NextGatedDeltaNet). Qwen3.5's files name
+// its input projections as llama.cpp's src/models/qwen35.cpp and qwen35moe.cpp load them (read in
+// the erm14254/llama.cpp-minimax-m3-combined fork at 7e743c3a, 2026-07-23): attn_qkv, attn_gate,
+// ssm_beta and ssm_alpha; its src/llama-quant.cpp gives every attn_qkv the attn_v rules.
 void TensorList::add_linear_attention(const TensorPrefix& blk, int i) {
   int64_t key_dim = arch_.linear_k_heads * arch_.linear_k_head_dim;
   int64_t value_dim = arch_.linear_v_heads * arch_.linear_v_head_dim;
