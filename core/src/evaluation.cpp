@@ -13,12 +13,12 @@ namespace llmcalc {
 
 namespace {
 
-// Plans of catalog models depend only on (model, format, imatrix): computed once per process,
-// so moving a slider does not re-place every tensor.
 // llama.cpp and Ollama load a GGUF, the language model alone whatever its type (a 16-bit one
 // too); a vision model's towers come from its mmproj file (the projector in the memory estimate).
 bool text_only_file(const Scenario& s) { return is_llama_cpp_family(s.engine.engine); }
 
+// Plans of catalog models depend only on (model, format, imatrix, a text-only file): computed once
+// per process, so moving a slider does not re-place every tensor.
 std::shared_ptr<const WeightPlan> catalog_plan(const Scenario& s, const ModelSpec& model,
                                                Issues& issues) {
   static std::map<std::string, std::shared_ptr<const WeightPlan>> cache;
