@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "test_support.h"
@@ -376,6 +377,19 @@ TEST_CASE("Ollama serves the architectures its scheduler names one request at a 
     CHECK(warned(four));
     CHECK_FALSE(four["result"]["commands"]["ollama"]["env"].contains("OLLAMA_NUM_PARALLEL"));
     CHECK_FALSE(warned(run(model, 1)));
+  }
+  // Real logs of the rule: ollama/ollama issue #14638 (2026-03-05, macOS, OLLAMA_NUM_PARALLEL=2,
+  // OLLAMA_CONTEXT_LENGTH=65536, a qwen35moe model): "model architecture does not currently support
+  // parallel requests" architecture=qwen35moe, then "load request={... Parallel:1 ... KvSize:65536
+  // ...}"; issue #14510 (2026-02-28, OLLAMA_NUM_PARALLEL=8, qwen3.5:35b): "Parallel:1 ...
+  // KvSize:32768". One stream of the context, not 2 x 65,536 or 8 x 32,768 cells. (Those logs are of
+  // Ollama 0.17, its own runner; the list is the same in sched.go at fb3076099.)
+  for (auto [batch, context, device] : {std::make_tuple(2, 65536, "m3-ultra-256gb"), std::make_tuple(8, 32768, "rtx-4090")}) {
+    auto logged = llmcalc_test::estimate({{"model", "qwen3.5-35b-a3b"}, {"engine", "ollama"}, {"batch", batch},
+                                          {"context_tokens", context}, {"hardware", device}});
+    REQUIRE(logged["ok"] == true);
+    CHECK(logged["result"]["scenario"]["batch"] == 1);
+    CHECK(logged["result"]["memory"]["kv_cache"]["cells"] == context);
   }
   // llama.cpp itself serves them in parallel.
   auto server = llmcalc_test::estimate({{"model", "qwen3.6-27b"}, {"engine", "llama.cpp"}, {"batch", 4}});
