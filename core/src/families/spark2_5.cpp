@@ -1,5 +1,6 @@
 // Spark-X2.5 (XHToken/Spark-X2.5-4B and -1.7B, iFlytek's SparkLLM team; model_type spark2_5, remote
-// code modeling_spark.py; llama.cpp arch "spark2_5", PR #27868 merged 2026-09-06, in b10830).
+// code modeling_spark.py; llama.cpp arch "spark2_5", its model_type too, so a GGUF reads as this family
+// without a mapping; PR #27868 merged 2026-09-06, in b10830).
 // A dense decoder: one fused QKV projection (GQA), a head-wise sigmoid gate on the attention
 // output (g_proj, hidden -> one value per query head), a gated GELU MLP, two RMSNorms per layer and
 // tied embeddings; layer_types gives three sliding-window layers to each full-attention one (the
@@ -23,7 +24,6 @@ const FamilyDefinition& spark2_5_family() {
     FamilyDefinition f;
     f.model_types = {"spark2_5"};
     f.read_config = read_config;
-    f.gguf_architectures = {"spark2_5"};
     return f;
   }();
   return family;
