@@ -85,13 +85,16 @@ bool needs_prequantized(const std::string& format) {
 
 // vLLM's and SGLang's note for such a format: the command's repository is the BF16 one.
 std::string prequantized_note(const Scenario& s, const std::string& model_name) {
-  if (!needs_prequantized(s.weights)) return "";
+  if (!needs_prequantized(s.weights) || s.checkpoint_format == s.weights) return "";
   return say(s.lang, "Serve a checkpoint already quantized to " + s.weights + " (its repository in place of " + model_name + "). ",
              "Sirve un checkpoint ya cuantizado a " + s.weights + " (su repositorio en lugar de " + model_name + "). ");
 }
 
-// vLLM / SGLang --quantization for checkpoint formats that need one.
-std::string server_quantization(const std::string& format) {
+// vLLM / SGLang --quantization for checkpoint formats that need one; none for a checkpoint whose
+// config.json names its own (the servers read it there and refuse a --quantization that differs).
+std::string server_quantization(const Scenario& s) {
+  if (s.checkpoint_format == s.weights) return "";
+  const std::string& format = s.weights;
   if (format == "AWQ-INT4") return "awq";
   if (format.rfind("GPTQ", 0) == 0) return "gptq";
   if (format == "FP8") return "fp8";
@@ -445,12 +448,19 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
       flags.push_back({"--gpu-memory-utilization", number(e.gpu_memory_utilization)});
     }
     for (const auto& flag : vllm_parallel_flags(s.parallel)) flags.push_back(flag);
-    if (s.kv_type.name == "fp8" || s.kv_type.name == "fp8_e5m2" || s.kv_type.name == "nvfp4") {
+    // A checkpoint that declares its cache type gets it from --kv-cache-dtype auto (scenario.cpp):
+    // a 16-bit cache needs the flag, which wins over the checkpoint since PRs #38922 (ModelOpt,
+    // 2026-04-03) and #42782 (compressed-tensors, 2026-05-16).
+    bool checkpoint_kv_overridden = !s.checkpoint_kv_cache.empty() && (s.kv_type.name == "f16" || s.kv_type.name == "bf16");
+    if ((s.kv_type.name == "fp8" || s.kv_type.name == "fp8_e5m2" || s.kv_type.name == "nvfp4") &&
+        s.kv_type.name != s.checkpoint_kv_cache) {
       flags.push_back({"--kv-cache-dtype", s.kv_type.name});
+    } else if (checkpoint_kv_overridden) {
+      flags.push_back({"--kv-cache-dtype", "bfloat16"});
     }
     if (e.kv_cache_memory_bytes > 0) flags.push_back({"--kv-cache-memory-bytes", std::to_string(e.kv_cache_memory_bytes)});
     if (s.port != 8000) flags.push_back({"--port", port});
-    std::string quantization = server_quantization(s.weights);
+    std::string quantization = server_quantization(s);
     if (!quantization.empty()) flags.push_back({"--quantization", quantization});
     std::string command = join_flags("vllm serve " + model_name, flags);
     std::string docker_port = s.port != 8000 ? port : "8000";
@@ -472,6 +482,12 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
                         (s.kv_type.name == "q8_0" || s.kv_type.name == "q4_0"
                              ? say(s.lang, "vLLM has no " + s.kv_type.name + " KV cache; fp8 is its 8-bit option.",
                                    "vLLM no tiene caché KV " + s.kv_type.name + "; fp8 es su opción de 8 bits.")
+                             : "") +
+                        (checkpoint_kv_overridden
+                             ? say(s.lang, "The checkpoint declares a " + s.checkpoint_kv_cache + " KV cache, which vLLM uses without "
+                                   "--kv-cache-dtype; pick " + s.checkpoint_kv_cache + " to see that launch.",
+                                   "El checkpoint declara una caché KV " + s.checkpoint_kv_cache + ", que vLLM usa sin "
+                                   "--kv-cache-dtype; elige " + s.checkpoint_kv_cache + " para ver ese arranque.")
                              : "");
     out["vllm"] = command_entry(std::move(command), flags_json(flags), std::move(notes), "https://docs.vllm.ai/en/latest/cli/serve.html");
     out["vllm"]["docker"] = std::move(docker);
@@ -492,7 +508,7 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
     for (const auto& flag : sglang_parallel_flags(s.parallel)) flags.push_back(flag);
     if (s.kv_type.name == "fp8" || s.kv_type.name == "fp8_e5m2") flags.push_back({"--kv-cache-dtype", "fp8_e5m2"});
     if (s.port != 30000) flags.push_back({"--port", port});
-    std::string quantization = server_quantization(s.weights);
+    std::string quantization = server_quantization(s);
     if (!quantization.empty()) flags.push_back({"--quantization", quantization});
     out["sglang"] = command_entry(join_flags("sglang serve", flags), flags_json(flags),
                                   (remote_code.empty() ? "" : remote_code_note(remote_code, s.lang)) +

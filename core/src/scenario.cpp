@@ -11,6 +11,7 @@
 #include "llmcalc/engine_support.h"
 #include "llmcalc/json_reader.h"
 #include "llmcalc/weights.h"
+#include "checkpoint_quantization.h"
 #include "json_text.h"
 #include "ollama_batch.h"
 #include "ollama_parallel.h"
@@ -103,6 +104,10 @@ bool resolve_model(const nlohmann::json& request, Scenario& s, Issues& issues) {
     auto built = build_model(*it, "/model", issues);
     if (!built) return false;
     s.model = std::move(*built);
+    CheckpointQuantization quantization = checkpoint_quantization(*it);
+    s.checkpoint_format = quantization.format;
+    s.checkpoint_kv_cache = quantization.kv_cache;
+    if (!s.checkpoint_format.empty()) s.weights = s.checkpoint_format;
     return true;
   } else {
     issues.error("bad_model", "/model", "model must be a catalog id or a config.json object.");
@@ -345,6 +350,12 @@ std::optional<Scenario> resolve_scenario(const nlohmann::json& request, Issues& 
     issues.error("unknown_engine", "/engine",
                  "engine must be llama.cpp, ollama, vllm, sglang, mlx or transformers.");
   }
+  // vLLM's --kv-cache-dtype auto takes the cache type a quantized checkpoint declares
+  // (checkpoint_quantization.cpp); a request naming kv_cache is the explicit flag.
+  if (s.engine.engine == "vllm" && !s.checkpoint_kv_cache.empty() &&
+      (!request.contains("kv_cache") || request.at("kv_cache").is_null())) {
+    s.kv_type = *find_kv_type(s.checkpoint_kv_cache);
+  }
   s.engine.flash_attention = reader.boolean("flash_attention", true).value_or(true);
   bool ubatch_given = request.contains("ubatch") && !request.at("ubatch").is_null();
   s.engine.ubatch_tokens = reader.integer("ubatch", 1, 65536, 512).value_or(512);
@@ -549,6 +560,8 @@ std::string scenario_text(const Scenario& s, int64_t context_tokens) {
     }
     o.integer("batch", s.batch);
     o.integer("cache_ram_bytes", s.engine.cache_ram_bytes);
+    o.string("checkpoint_format", s.checkpoint_format);
+    o.string("checkpoint_kv_cache", s.checkpoint_kv_cache);
     o.boolean("context_auto", s.context_auto);
     o.integer("context_tokens", context_tokens);
     o.integers("cpu_expert_layers", s.cpu_expert_layers);

@@ -746,6 +746,92 @@ TEST_CASE("mlx-lm: cache steps and MLA layouts", "[engines][mlx]") {
   CHECK(kv("gemma-3-27b", 32768) == (10LL * 32768 + 52LL * 1024) * 8192);
 }
 
+TEST_CASE("vLLM gives a quantized checkpoint the KV cache type its config declares, unless told otherwise", "[engines][vllm]") {
+  // Llama 3.1 8B's shapes with the quantization block NVIDIA's ModelOpt writes to
+  // hf_quant_config.json (the schema of nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-NVFP4's file as a
+  // parser's test quotes it, search-index file id 69102596464; placed in quantization_config as
+  // vLLM's get_config places it).
+  nlohmann::json config = llmcalc::Catalog::instance().find_model("llama-3.1-8b")->config();
+  config["quantization_config"] = {
+      {"producer", {{"name", "modelopt"}, {"version", "0.29.0"}}},
+      {"quantization", {{"quant_algo", "NVFP4"}, {"kv_cache_quant_algo", "FP8"}, {"group_size", 16},
+                        {"exclude_modules", {"lm_head"}}}}};
+  auto run = [&](nlohmann::json extra) {
+    nlohmann::json request = {{"model", config}, {"engine", "vllm"}, {"hardware", "rtx-4090"},
+                              {"context_tokens", 8192}, {"hf_repo", "someone/Llama-3.1-8B-NVFP4"}};
+    if (extra.is_object()) request.update(extra);  // run({}) passes null
+    auto envelope = llmcalc_test::estimate(request);
+    REQUIRE(envelope["ok"] == true);
+    return envelope["result"];
+  };
+  // By hand: 32 layers x 8 KV heads x 128 x (K + V) = 65,536 elements per token; fp8 one byte
+  // each, 16 bits two.
+  auto declared = run({});
+  CHECK(declared["scenario"]["weights"] == "NVFP4");  // the checkpoint's own format
+  CHECK(declared["scenario"]["kv_cache"] == "fp8");
+  CHECK(declared["memory"]["kv_cache"]["bytes_per_token"] == 65536);
+  CHECK(declared["memory"]["kv_cache_bytes"] == int64_t{65536} * 8192);
+  // The command is the plain launch: the checkpoint names its method and its cache.
+  CHECK_FALSE(declared["commands"]["vllm"]["flags"].contains("--quantization"));
+  CHECK_FALSE(declared["commands"]["vllm"]["flags"].contains("--kv-cache-dtype"));
+  CHECK(declared["commands"]["vllm"]["notes"].get<std::string>().find("already quantized") == std::string::npos);
+  // A 16-bit cache asked for: 131,072 B per token, and the flag that makes vLLM keep it.
+  auto wide = run({{"kv_cache", "bf16"}});
+  CHECK(wide["memory"]["kv_cache"]["bytes_per_token"] == 131072);
+  CHECK(wide["commands"]["vllm"]["flags"]["--kv-cache-dtype"] == "bfloat16");
+  CHECK(wide["commands"]["vllm"]["notes"].get<std::string>().find("declares a fp8 KV cache") != std::string::npos);
+  // Other engines keep their own default cache.
+  CHECK(run({{"engine", "llama.cpp"}, {"weights", "Q4_K_M"}})["memory"]["kv_cache"]["bytes_per_token"] == 131072);
+  // compressed-tensors (llm-compressor): any kv_cache_scheme makes "auto" fp8 (the form of a
+  // RedHatAI-style FP8 checkpoint, search-index file id 59855188914); the weights are its
+  // float-quantized FP8.
+  config["quantization_config"] = {
+      {"quant_method", "compressed-tensors"}, {"format", "float-quantized"},
+      {"kv_cache_scheme", {{"dynamic", false}, {"num_bits", 8}, {"type", "float"}, {"strategy", "tensor"}}}};
+  auto ct = run({});
+  CHECK(ct["scenario"]["weights"] == "FP8");
+  CHECK(ct["memory"]["kv_cache"]["bytes_per_token"] == 65536);
+  // Without a cache scheme (weight-only checkpoints write kv_cache_scheme: null) the cache stays
+  // 16-bit and the command needs no flag.
+  config["quantization_config"]["kv_cache_scheme"] = nullptr;
+  auto weight_only = run({});
+  CHECK(weight_only["memory"]["kv_cache"]["bytes_per_token"] == 131072);
+  CHECK_FALSE(weight_only["commands"]["vllm"]["flags"].contains("--kv-cache-dtype"));
+}
+
+TEST_CASE("A quantized checkpoint's config names its weights format", "[engines][readers]") {
+  nlohmann::json config = llmcalc::Catalog::instance().find_model("llama-3.1-8b")->config();
+  auto format_of = [&](nlohmann::json quantization) {
+    config["quantization_config"] = quantization;
+    auto envelope = llmcalc_test::estimate({{"model", config}, {"engine", "vllm"}});
+    REQUIRE(envelope["ok"] == true);
+    return envelope["result"]["scenario"]["checkpoint_format"].get<std::string>();
+  };
+  // The quant_method values transformers writes (its quantizers' configs) and the packing names
+  // of compressed-tensors.
+  CHECK(format_of({{"quant_method", "fp8"}, {"weight_block_size", {128, 128}}}) == "FP8");
+  CHECK(format_of({{"quant_method", "awq"}, {"bits", 4}, {"group_size", 128}}) == "AWQ-INT4");
+  CHECK(format_of({{"quant_method", "gptq"}, {"bits", 8}, {"group_size", 128}}) == "GPTQ-INT8");
+  CHECK(format_of({{"quant_method", "bitsandbytes"}, {"load_in_4bit", true}}) == "BNB-NF4");
+  CHECK(format_of({{"quant_method", "mxfp4"}}) == "MXFP4");
+  CHECK(format_of({{"quant_method", "modelopt"}, {"quant_algo", "FP8"}}) == "FP8");
+  CHECK(format_of({{"quant_method", "compressed-tensors"}, {"format", "nvfp4-pack-quantized"}}) == "NVFP4");
+  CHECK(format_of({{"quant_method", "compressed-tensors"}, {"format", "pack-quantized"},
+                   {"config_groups", {{"group_0", {{"weights", {{"num_bits", 4}, {"type", "int"}}}}}}}}) == "GPTQ-INT4");
+  // What it cannot map leaves the request's weights alone: a mixed-precision ModelOpt export, a
+  // 3-bit GPTQ.
+  CHECK(format_of({{"quant_method", "modelopt"}, {"quant_algo", "MIXED_PRECISION"}}).empty());
+  CHECK(format_of({{"quant_method", "gptq"}, {"bits", 3}}).empty());
+  config.erase("quantization_config");
+  auto plain = llmcalc_test::estimate({{"model", config}});
+  CHECK(plain["result"]["scenario"]["weights"] == "Q4_K_M");
+  // A request naming its weights keeps them.
+  config["quantization_config"] = {{"quant_method", "fp8"}};
+  auto named = llmcalc_test::estimate({{"model", config}, {"weights", "AWQ-INT4"}, {"engine", "vllm"}});
+  CHECK(named["result"]["scenario"]["weights"] == "AWQ-INT4");
+  CHECK(named["result"]["commands"]["vllm"]["flags"]["--quantization"] == "awq");
+}
+
 TEST_CASE("Every engine behaviour is tested and listed in the README", "[engines][registry]") {
   const nlohmann::json engines = nlohmann::json::parse(read_text("../../data/engines.json"));
   const std::string readme = read_text("../../README.md");
