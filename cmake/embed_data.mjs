@@ -37,8 +37,11 @@ function walk(dir, suffixes) {
   });
 }
 
-// Every string literal in the core's sources: the config keys it can read.
-const CORE_NAMES = new Set(walk(coreDir, ['.cpp', '.h']).flatMap((path) =>
+// Every string literal in the core's sources: the config keys it can read. A quantized
+// checkpoint's own quantization_config is read from a user's config only (the catalog's formats
+// are the request's), so checkpoint_quantization.cpp's names keep nothing.
+const USER_CONFIG_ONLY = /checkpoint_quantization\.(cpp|h)$/;
+const CORE_NAMES = new Set(walk(coreDir, ['.cpp', '.h']).filter((path) => !USER_CONFIG_ONLY.test(path)).flatMap((path) =>
   [...readFileSync(path, 'utf8').matchAll(/"([A-Za-z0-9_.-]+)"/g)].map((m) => m[1])));
 
 function readKeysOnly(value) {

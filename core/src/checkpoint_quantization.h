@@ -9,8 +9,8 @@
 namespace llmcalc {
 
 struct CheckpointQuantization {
-  std::string format;    // a checkpoint format of data/formats (FP8, NVFP4, AWQ-INT4, ...), or ""
-  std::string kv_cache;  // the KV cache type vLLM's --kv-cache-dtype auto becomes (fp8, nvfp4), or ""
+  const char* format = "";    // a checkpoint format of data/formats (FP8, NVFP4, AWQ-INT4, ...), or ""
+  const char* kv_cache = "";  // the KV cache type vLLM's --kv-cache-dtype auto becomes (fp8, nvfp4), or ""
 };
 
 /// Reads config["quantization_config"]: the form transformers writes (quant_method fp8, awq, gptq,

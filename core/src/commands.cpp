@@ -451,7 +451,7 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
     // A checkpoint that declares its cache type gets it from --kv-cache-dtype auto (scenario.cpp):
     // a 16-bit cache needs the flag, which wins over the checkpoint since PRs #38922 (ModelOpt,
     // 2026-04-03) and #42782 (compressed-tensors, 2026-05-16).
-    bool checkpoint_kv_overridden = !s.checkpoint_kv_cache.empty() && (s.kv_type.name == "f16" || s.kv_type.name == "bf16");
+    bool checkpoint_kv_overridden = *s.checkpoint_kv_cache && (s.kv_type.name == "f16" || s.kv_type.name == "bf16");
     if ((s.kv_type.name == "fp8" || s.kv_type.name == "fp8_e5m2" || s.kv_type.name == "nvfp4") &&
         s.kv_type.name != s.checkpoint_kv_cache) {
       flags.push_back({"--kv-cache-dtype", s.kv_type.name});
@@ -484,10 +484,8 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
                                    "vLLM no tiene caché KV " + s.kv_type.name + "; fp8 es su opción de 8 bits.")
                              : "") +
                         (checkpoint_kv_overridden
-                             ? say(s.lang, "The checkpoint declares a " + s.checkpoint_kv_cache + " KV cache, which vLLM uses without "
-                                   "--kv-cache-dtype; pick " + s.checkpoint_kv_cache + " to see that launch.",
-                                   "El checkpoint declara una caché KV " + s.checkpoint_kv_cache + ", que vLLM usa sin "
-                                   "--kv-cache-dtype; elige " + s.checkpoint_kv_cache + " para ver ese arranque.")
+                             ? say(s.lang, std::string("The checkpoint declares a ") + s.checkpoint_kv_cache + " KV cache, which vLLM uses without this flag.",
+                                   std::string("El checkpoint declara una caché KV ") + s.checkpoint_kv_cache + ", que vLLM usa sin esta opción.")
                              : "");
     out["vllm"] = command_entry(std::move(command), flags_json(flags), std::move(notes), "https://docs.vllm.ai/en/latest/cli/serve.html");
     out["vllm"]["docker"] = std::move(docker);

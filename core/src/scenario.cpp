@@ -107,7 +107,7 @@ bool resolve_model(const nlohmann::json& request, Scenario& s, Issues& issues) {
     CheckpointQuantization quantization = checkpoint_quantization(*it);
     s.checkpoint_format = quantization.format;
     s.checkpoint_kv_cache = quantization.kv_cache;
-    if (!s.checkpoint_format.empty()) s.weights = s.checkpoint_format;
+    if (*s.checkpoint_format) s.weights = s.checkpoint_format;
     return true;
   } else {
     issues.error("bad_model", "/model", "model must be a catalog id or a config.json object.");
@@ -297,12 +297,6 @@ std::optional<Scenario> resolve_scenario(const nlohmann::json& request, Issues& 
   if (const CatalogModel* entry = model_ok ? Catalog::instance().find_model(s.model_id) : nullptr) {
     s.gguf_holds_mtp = entry->gguf_holds_mtp();
   }
-  std::string kv_name = reader.string("kv_cache", 16, std::string("f16")).value_or("f16");
-  if (auto kv = find_kv_type(kv_name)) {
-    s.kv_type = *kv;
-  } else {
-    issues.error("unknown_kv_type", "/kv_cache", "kv_cache must be f16, bf16, fp8, q8_0 or q4_0.");
-  }
   s.context_tokens = reader.integer("context_tokens", 0, kMaxContextTokens, s.context_tokens)
                          .value_or(s.context_tokens);
   s.context_auto = s.context_tokens == 0;
@@ -352,9 +346,12 @@ std::optional<Scenario> resolve_scenario(const nlohmann::json& request, Issues& 
   }
   // vLLM's --kv-cache-dtype auto takes the cache type a quantized checkpoint declares
   // (checkpoint_quantization.cpp); a request naming kv_cache is the explicit flag.
-  if (s.engine.engine == "vllm" && !s.checkpoint_kv_cache.empty() &&
-      (!request.contains("kv_cache") || request.at("kv_cache").is_null())) {
-    s.kv_type = *find_kv_type(s.checkpoint_kv_cache);
+  const char* kv_default = s.engine.engine == "vllm" && *s.checkpoint_kv_cache ? s.checkpoint_kv_cache : "f16";
+  std::string kv_name = reader.string("kv_cache", 16, std::string(kv_default)).value_or(kv_default);
+  if (auto kv = find_kv_type(kv_name)) {
+    s.kv_type = *kv;
+  } else {
+    issues.error("unknown_kv_type", "/kv_cache", "kv_cache must be f16, bf16, fp8, q8_0 or q4_0.");
   }
   s.engine.flash_attention = reader.boolean("flash_attention", true).value_or(true);
   bool ubatch_given = request.contains("ubatch") && !request.at("ubatch").is_null();

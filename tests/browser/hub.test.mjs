@@ -47,6 +47,13 @@ const REPOS = {
     'README.md': jsonFile('readme'),
   } },
   'meta-llama/Llama-3.1-405B': { gated: true, files: { 'config.json': jsonFile({}) } },
+  // A ModelOpt export: config.json without quantization, hf_quant_config.json beside it (the
+  // schema of nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-NVFP4's file, search-index file id 69102596464).
+  'nvidia/Llama-3.1-8B-Instruct-NVFP4': { files: {
+    'config.json': jsonFile(catalogConfig('llama-3.1-8b')),
+    'hf_quant_config.json': jsonFile({ producer: { name: 'modelopt', version: '0.29.0' },
+      quantization: { quant_algo: 'NVFP4', kv_cache_quant_algo: 'FP8', group_size: 16, exclude_modules: ['lm_head'] } }),
+  } },
 };
 
 const hub = createHubServer(REPOS);
@@ -108,6 +115,18 @@ test('a config-only repository gives the catalog entry\'s figures, fetched only 
   const commands = await page.locator('llm-calc .commands').textContent();
   assert.match(commands, /vllm serve Qwen\/Qwen3-8B /);
   assert.match(page.url(), /[#&]hf=Qwen%2FQwen3-8B(&|$)/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a ModelOpt checkpoint: hf_quant_config.json gives NVFP4 weights and vLLM the flag that keeps a 16-bit cache', async () => {
+  const { context, page, errors } = await openRouted(`${suite.base}/index.html`);
+  await fetchRepo(page, 'nvidia/Llama-3.1-8B-Instruct-NVFP4', 'config.json of nvidia/Llama-3.1-8B-Instruct-NVFP4 (NVFP4)');
+  assert.equal(await page.locator('llm-calc #f-weights').inputValue(), 'NVFP4');
+  const vllm = await page.locator('llm-calc .command[data-engine="vllm"]').textContent();
+  assert.match(vllm, /vllm serve nvidia\/Llama-3\.1-8B-Instruct-NVFP4 .*--kv-cache-dtype bfloat16/);
+  assert.match(vllm, /declares a fp8 KV cache/);
+  assert.doesNotMatch(vllm, /--quantization/);
   assert.deepEqual(errors, []);
   await context.close();
 });

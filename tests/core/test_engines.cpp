@@ -816,8 +816,7 @@ TEST_CASE("A quantized checkpoint's config names its weights format", "[engines]
   CHECK(format_of({{"quant_method", "mxfp4"}}) == "MXFP4");
   CHECK(format_of({{"quant_method", "modelopt"}, {"quant_algo", "FP8"}}) == "FP8");
   CHECK(format_of({{"quant_method", "compressed-tensors"}, {"format", "nvfp4-pack-quantized"}}) == "NVFP4");
-  CHECK(format_of({{"quant_method", "compressed-tensors"}, {"format", "pack-quantized"},
-                   {"config_groups", {{"group_0", {{"weights", {{"num_bits", 4}, {"type", "int"}}}}}}}}) == "GPTQ-INT4");
+  CHECK(format_of({{"quant_method", "compressed-tensors"}, {"format", "pack-quantized"}}) == "GPTQ-INT4");
   // What it cannot map leaves the request's weights alone: a mixed-precision ModelOpt export, a
   // 3-bit GPTQ.
   CHECK(format_of({{"quant_method", "modelopt"}, {"quant_algo", "MIXED_PRECISION"}}).empty());

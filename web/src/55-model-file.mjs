@@ -99,7 +99,18 @@ function readJson(core, text, name) {
     return { summary: 'safetensors index: ' + index.result.total_size_bytes + ' bytes in ' +
                       index.result.shard_count + ' files (add config.json for the architecture)' };
   }
-  return { model: parsed, label: name, summary: 'config.json: ' + name };
+  const custom = { model: parsed, label: name, summary: 'config.json: ' + name };
+  // A quantized checkpoint's config names its format (quantization_config): the core reads it
+  // (scenario.checkpoint_format) and the weights menu follows.
+  if (parsed && parsed.quantization_config) {
+    const answer = core.estimateEnvelope({ model: parsed, engine: 'vllm', omit: ['commands', 'cost', 'finetune'] });
+    const format = answer.ok ? answer.result.scenario.checkpoint_format : '';
+    if (format) {
+      custom.weights = format;
+      custom.summary += ' (' + format + ')';
+    }
+  }
+  return custom;
 }
 
 const isGguf = (name) => name.toLowerCase().endsWith('.gguf');

@@ -189,6 +189,21 @@ function readSafetensorsRepo(core, repo, files, progress) {
   });
 }
 
+// config.json's text with hf_quant_config.json as its quantization_config, unless it has one or
+// either file is not a JSON object (then config.json as it is).
+function withQuantizationConfig(configText, quantText) {
+  try {
+    const config = JSON.parse(configText);
+    const quantization = JSON.parse(quantText);
+    if (!config || typeof config !== 'object' || config.quantization_config ||
+        !quantization || typeof quantization !== 'object') return configText;
+    config.quantization_config = quantization;
+    return JSON.stringify(config);
+  } catch (error) {
+    return configText;
+  }
+}
+
 // Reads one repository. `wanted` = { file, quants }. Resolves to { custom, repo, file, choices }
 // where custom is what "My model" gives (model, weights, weights_bytes, label, summary) and
 // choices the repository's GGUF models (empty for a checkpoint repository).
@@ -210,13 +225,18 @@ function loadRepo(core, repo, wanted, progress) {
     const config = files.find((f) => f.path === 'config.json') || files.find((f) => f.path === 'params.json');
     if (!config) throw hubError('hub_no_model', repo, '');
     progress('Reading ' + config.path + ' of ' + repo);
-    return readText(repo, config).then((text) => {
+    // NVIDIA's ModelOpt checkpoints keep their quantization in hf_quant_config.json; vLLM reads it
+    // as the config's quantization_config when config.json has none (transformers_utils/config.py
+    // get_config), and so does the page.
+    const quantFile = files.find((f) => f.path === 'hf_quant_config.json');
+    return Promise.all([readText(repo, config), quantFile ? readText(repo, quantFile) : null]).then(([text, quantText]) => {
+      if (quantText) text = withQuantizationConfig(text, quantText);
       const custom = LlmCalc.modelReaders.readJson(core, text, repo);
       if (!custom.model) throw hubError('hub_bad_config', repo, config.path);
       return readSafetensorsRepo(core, repo, files, progress).then((stored) => ({
         custom: Object.assign(custom, {
           label: repo,
-          summary: config.path + ' of ' + repo + (stored
+          summary: config.path + ' of ' + repo + (custom.weights ? ' (' + custom.weights + ')' : '') + (stored
             ? '; safetensors: ' + stored.params + ' parameters, ' + stored.bytes + ' bytes in ' + stored.shards + ' files'
             : ''),
         }),
