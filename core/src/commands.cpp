@@ -452,11 +452,9 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
     // a 16-bit cache needs the flag, which wins over the checkpoint since PRs #38922 (ModelOpt,
     // 2026-04-03) and #42782 (compressed-tensors, 2026-05-16).
     bool checkpoint_kv_overridden = *s.checkpoint_kv_cache && (s.kv_type.name == "f16" || s.kv_type.name == "bf16");
-    if ((s.kv_type.name == "fp8" || s.kv_type.name == "fp8_e5m2" || s.kv_type.name == "nvfp4") &&
-        s.kv_type.name != s.checkpoint_kv_cache) {
-      flags.push_back({"--kv-cache-dtype", s.kv_type.name});
-    } else if (checkpoint_kv_overridden) {
-      flags.push_back({"--kv-cache-dtype", "bfloat16"});
+    const bool narrow_kv = s.kv_type.name == "fp8" || s.kv_type.name == "fp8_e5m2" || s.kv_type.name == "nvfp4";
+    if ((narrow_kv && s.kv_type.name != s.checkpoint_kv_cache) || checkpoint_kv_overridden) {
+      flags.push_back({"--kv-cache-dtype", narrow_kv ? s.kv_type.name : "bfloat16"});
     }
     if (e.kv_cache_memory_bytes > 0) flags.push_back({"--kv-cache-memory-bytes", std::to_string(e.kv_cache_memory_bytes)});
     if (s.port != 8000) flags.push_back({"--port", port});
@@ -484,8 +482,8 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
                                    "vLLM no tiene caché KV " + s.kv_type.name + "; fp8 es su opción de 8 bits.")
                              : "") +
                         (checkpoint_kv_overridden
-                             ? say(s.lang, std::string("The checkpoint declares a ") + s.checkpoint_kv_cache + " KV cache, which vLLM uses without this flag.",
-                                   std::string("El checkpoint declara una caché KV ") + s.checkpoint_kv_cache + ", que vLLM usa sin esta opción.")
+                             ? say(s.lang, "Without this flag vLLM uses the KV cache type the checkpoint declares.",
+                                   "Sin esta opción vLLM usa el tipo de caché KV que declara el checkpoint.")
                              : "");
     out["vllm"] = command_entry(std::move(command), flags_json(flags), std::move(notes), "https://docs.vllm.ai/en/latest/cli/serve.html");
     out["vllm"]["docker"] = std::move(docker);

@@ -62,13 +62,25 @@ int64_t indexer_row_bytes(const AttentionGeometry& a, const KvType& type, KvLayo
 std::optional<KvType> find_kv_type(const std::string& name) {
   // Block layouts from ggml-common.h: q8_0 = 34 bytes / 32, q4_0 = 18 bytes / 32; vLLM's nvfp4
   // packs 16 E2M1 values in 8 bytes plus one fp8 scale (PR #40177).
-  if (name == "f16" || name == "bf16") return KvType{name, 1, 2};
-  if (name == "fp8" || name == "fp8_e5m2") return KvType{name, 1, 1};
-  if (name == "q8_0") return KvType{name, 32, 34};
-  if (name == "q4_0") return KvType{name, 32, 18};
-  if (name == "nvfp4") return KvType{name, 16, 9};
-  if (name == "f32") return KvType{name, 1, 4};
-  return std::nullopt;
+  // The name is copied in one place (a return per type was 1.1 KB of module).
+  int64_t elements = 1;
+  int64_t bytes = 0;
+  if (name == "f16" || name == "bf16") {
+    bytes = 2;
+  } else if (name == "fp8" || name == "fp8_e5m2") {
+    bytes = 1;
+  } else if (name == "q8_0") {
+    elements = 32, bytes = 34;
+  } else if (name == "q4_0") {
+    elements = 32, bytes = 18;
+  } else if (name == "nvfp4") {
+    elements = 16, bytes = 9;
+  } else if (name == "f32") {
+    bytes = 4;
+  } else {
+    return std::nullopt;
+  }
+  return KvType{name, elements, bytes};
 }
 
 int64_t kv_row_bytes(const ModelSpec& model, const AttentionGeometry& a, const KvType& type,

@@ -558,7 +558,6 @@ std::string scenario_text(const Scenario& s, int64_t context_tokens) {
     o.integer("batch", s.batch);
     o.integer("cache_ram_bytes", s.engine.cache_ram_bytes);
     o.string("checkpoint_format", s.checkpoint_format);
-    o.string("checkpoint_kv_cache", s.checkpoint_kv_cache);
     o.boolean("context_auto", s.context_auto);
     o.integer("context_tokens", context_tokens);
     o.integers("cpu_expert_layers", s.cpu_expert_layers);

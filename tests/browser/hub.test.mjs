@@ -121,11 +121,11 @@ test('a config-only repository gives the catalog entry\'s figures, fetched only 
 
 test('a ModelOpt checkpoint: hf_quant_config.json gives NVFP4 weights and vLLM the flag that keeps a 16-bit cache', async () => {
   const { context, page, errors } = await openRouted(`${suite.base}/index.html`);
-  await fetchRepo(page, 'nvidia/Llama-3.1-8B-Instruct-NVFP4', 'config.json of nvidia/Llama-3.1-8B-Instruct-NVFP4 (NVFP4)');
+  await fetchRepo(page, 'nvidia/Llama-3.1-8B-Instruct-NVFP4', 'config.json of nvidia/Llama-3.1-8B-Instruct-NVFP4');
   assert.equal(await page.locator('llm-calc #f-weights').inputValue(), 'NVFP4');
   const vllm = await page.locator('llm-calc .command[data-engine="vllm"]').textContent();
   assert.match(vllm, /vllm serve nvidia\/Llama-3\.1-8B-Instruct-NVFP4 .*--kv-cache-dtype bfloat16/);
-  assert.match(vllm, /declares a fp8 KV cache/);
+  assert.match(vllm, /the KV cache type the checkpoint declares/);
   assert.doesNotMatch(vllm, /--quantization/);
   assert.deepEqual(errors, []);
   await context.close();

@@ -104,11 +104,7 @@ function readJson(core, text, name) {
   // (scenario.checkpoint_format) and the weights menu follows.
   if (parsed && parsed.quantization_config) {
     const answer = core.estimateEnvelope({ model: parsed, engine: 'vllm', omit: ['commands', 'cost', 'finetune'] });
-    const format = answer.ok ? answer.result.scenario.checkpoint_format : '';
-    if (format) {
-      custom.weights = format;
-      custom.summary += ' (' + format + ')';
-    }
+    if (answer.ok && answer.result.scenario.checkpoint_format) custom.weights = answer.result.scenario.checkpoint_format;
   }
   return custom;
 }

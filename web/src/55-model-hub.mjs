@@ -189,15 +189,12 @@ function readSafetensorsRepo(core, repo, files, progress) {
   });
 }
 
-// config.json's text with hf_quant_config.json as its quantization_config, unless it has one or
-// either file is not a JSON object (then config.json as it is).
+// config.json's text with hf_quant_config.json as its quantization_config unless it has one (the
+// core reads only an object there); config.json as it is when either file is not JSON.
 function withQuantizationConfig(configText, quantText) {
   try {
     const config = JSON.parse(configText);
-    const quantization = JSON.parse(quantText);
-    if (!config || typeof config !== 'object' || config.quantization_config ||
-        !quantization || typeof quantization !== 'object') return configText;
-    config.quantization_config = quantization;
+    if (config && !config.quantization_config) config.quantization_config = JSON.parse(quantText);
     return JSON.stringify(config);
   } catch (error) {
     return configText;
@@ -236,7 +233,7 @@ function loadRepo(core, repo, wanted, progress) {
       return readSafetensorsRepo(core, repo, files, progress).then((stored) => ({
         custom: Object.assign(custom, {
           label: repo,
-          summary: config.path + ' of ' + repo + (custom.weights ? ' (' + custom.weights + ')' : '') + (stored
+          summary: config.path + ' of ' + repo + (stored
             ? '; safetensors: ' + stored.params + ' parameters, ' + stored.bytes + ' bytes in ' + stored.shards + ' files'
             : ''),
         }),
