@@ -25,6 +25,13 @@ const nlohmann::json& CatalogModel::record() const {
   return *parsed_;
 }
 
+const nlohmann::json& CatalogModel::config() const {
+  const nlohmann::json& r = record();
+  auto base = r.find("config_same_as");
+  const CatalogModel* same = base != r.end() && base->is_string() ? Catalog::instance().find_model(base->get<std::string>()) : nullptr;
+  return same ? same->config() : r.at("config");
+}
+
 std::string CatalogModel::source() const {
   const nlohmann::json& r = record();
   auto source = r.find("source");

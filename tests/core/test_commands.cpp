@@ -364,7 +364,7 @@ TEST_CASE("Each remote_code fact in data/models carries its evidence, and a conf
   int declared = 0;
   for (const auto& entry : llmcalc::Catalog::instance().models()) {
     const nlohmann::json record = llmcalc_test::data_record("models/" + entry.id + ".json");
-    const nlohmann::json& config = record.at("config");
+    const nlohmann::json& config = entry.config();
     std::string config_class;
     if (config.contains("auto_map") && config["auto_map"].contains("AutoConfig")) config_class = config["auto_map"]["AutoConfig"];
     INFO(entry.id);

@@ -17,7 +17,9 @@ struct CatalogModel {
   std::string id;
   const char* text = nullptr;  // the embedded JSON text
   const nlohmann::json& record() const;
-  const nlohmann::json& config() const { return record().at("config"); }
+  // The record's config, or for a fine-tune that has only its base's shapes ("config_same_as":
+  // the base's id) the base's.
+  const nlohmann::json& config() const;
   // Where the config was read: the record's "source", which the module's data leaves out where
   // it is the Hub's config.json of the record's hf_repo (cmake/embed_data.mjs).
   std::string source() const;
