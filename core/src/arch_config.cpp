@@ -25,6 +25,11 @@ constexpr std::string_view kKnownFamilies[] = {
     "nemotron_h", "lfm2",  "exaone4",  "minimax_m2", "hunyuan_v1_dense", "minicpm",
     "granitemoehybrid", "lfm2_moe", "falcon_h1", "gemma4", "glm_moe_dsa", "glm4_moe_lite", "kimi_linear"};
 
+// Bytes per element of a torch dtype named in a config ("float32", "bfloat16"); 0 for none.
+int64_t dtype_bytes(const std::string& name) {
+  return name == "float32" ? 4 : name == "bfloat16" || name == "float16" ? 2 : 0;
+}
+
 // A nested config with transformers' defaults filled in for the keys it omits.
 nlohmann::json with_defaults(const nlohmann::json& config) {
   if (!config.is_object()) return config;
@@ -455,6 +460,9 @@ void read_linear_attention(JsonReader& reader, ArchConfig& arch) {
   arch.linear_k_head_dim = reader.integer("linear_key_head_dim", 1, kMaxHidden).value_or(0);
   arch.linear_v_head_dim = reader.integer("linear_value_head_dim", 1, kMaxHidden).value_or(0);
   arch.linear_conv_kernel = reader.integer("linear_conv_kernel_dim", 1, 64, 4).value_or(4);
+  // Qwen3.5's configs name the recurrent state's dtype (mamba_ssm_dtype: float32), which vLLM
+  // keeps (Qwen3.5's model config); Qwen3-Next's name none: the model's dtype.
+  arch.ssm_state_dtype_bytes = dtype_bytes(reader.string("mamba_ssm_dtype", 16, std::string()).value_or(""));
   arch.attn_output_gate = true;
   arch.qk_norm = true;
   // The checkpoints ship one multi-token-prediction layer (mtp.* tensors) that the config does
@@ -648,6 +656,9 @@ void apply_nemotron_h(const nlohmann::json& text, JsonReader& reader, ArchConfig
   arch.mamba_d_state = reader.integer("ssm_state_size", 1, 4096, 128).value_or(128);
   arch.mamba_d_conv = reader.integer("conv_kernel", 1, 64, 4).value_or(4);
   arch.mamba_groups = reader.integer("n_groups", 1, kMaxHeads, 1).value_or(1);
+  // vLLM keeps the SSM state in the config's mamba_ssm_cache_dtype, float32 when it names none
+  // (models/config.py NemotronHForCausalLMConfig; the float32 fallback since PR #39032).
+  arch.ssm_state_dtype_bytes = dtype_bytes(reader.string("mamba_ssm_cache_dtype", 16, std::string("float32")).value_or("float32"));
   arch.mamba_conv_bias = reader.boolean("use_conv_bias", true).value_or(true);
   arch.mamba_proj_bias = reader.boolean("mamba_proj_bias", false).value_or(false);
   arch.mamba_out_bias = arch.mamba_proj_bias;

@@ -134,6 +134,7 @@ struct ArchConfig {
 
   // Roles the family's published FP8 checkpoints keep in BF16 on every layer (ModelSpec's).
   std::vector<TensorRole> fp8_checkpoint_keeps;
+  int64_t ssm_state_dtype_bytes = 0;  // ModelSpec::ssm_state_dtype_bytes
 
   bool mla = false;
   int64_t q_lora_rank = 0;

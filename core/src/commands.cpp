@@ -457,6 +457,7 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
       flags.push_back({"--kv-cache-dtype", narrow_kv ? s.kv_type.name : "bfloat16"});
     }
     if (e.kv_cache_memory_bytes > 0) flags.push_back({"--kv-cache-memory-bytes", std::to_string(e.kv_cache_memory_bytes)});
+    if (!e.prefix_caching) flags.push_back({"--no-enable-prefix-caching", ""});
     if (s.port != 8000) flags.push_back({"--port", port});
     std::string quantization = server_quantization(s);
     if (!quantization.empty()) flags.push_back({"--quantization", quantization});

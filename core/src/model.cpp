@@ -36,6 +36,7 @@ std::optional<ModelSpec> build_model(const nlohmann::json& config, const std::st
     model.vision_heads = arch->vision->heads;
   }
   model.fp8_checkpoint_keeps = arch->fp8_checkpoint_keeps;
+  model.ssm_state_dtype_bytes = arch->ssm_state_dtype_bytes;
   model.layers = plan_layers(*arch);
   model.tensors = tensor_inventory(*arch);
   model.mmproj_file_bytes = mmproj_file_bytes(model.tensors);

@@ -267,7 +267,7 @@ const std::set<std::string> kRequestKeys = {
     "network", "parallel", "flash_attention", "ubatch", "port", "gpu_layers", "cpu_moe_layers",
     "tensor_split", "cpu_expert_layers", "system_memory_bytes", "system_memory_bandwidth_bytes_per_s",
     "fit", "fit_target_bytes", "fit_min_context", "kv_unified", "llama_cpp_build", "cache_ram_bytes", "mmproj", "mtp",
-    "mtp_draft_tokens", "gpu_memory_utilization", "max_num_batched_tokens", "max_num_seqs",
+    "mtp_draft_tokens", "prefix_caching", "gpu_memory_utilization", "max_num_batched_tokens", "max_num_seqs",
     "kv_cache_memory_bytes", "mem_fraction_static", "assumptions", "cost", "finetune"};
 
 }  // namespace
@@ -382,6 +382,7 @@ std::optional<Scenario> resolve_scenario(const nlohmann::json& request, Issues& 
           .value_or(static_cast<double>(s.engine.cache_ram_bytes)));
   s.engine.mmproj = reader.boolean("mmproj", true).value_or(true);
   s.engine.mtp = reader.boolean("mtp", false).value_or(false);
+  s.engine.prefix_caching = reader.boolean("prefix_caching", true).value_or(true);
   s.engine.mtp_draft_tokens = reader.integer("mtp_draft_tokens", 1, 16, 2).value_or(2);
   std::optional<bool> kv_unified = request.contains("kv_unified") && !request.at("kv_unified").is_null()
                                        ? reader.boolean("kv_unified", false)
@@ -594,6 +595,7 @@ std::string scenario_text(const Scenario& s, int64_t context_tokens) {
       parallel.integer("tensor", s.parallel.tensor);
     }
     o.integer("port", s.port);
+    o.boolean("prefix_caching", s.engine.prefix_caching);
     o.integer("prompt_tokens", s.prompt_tokens);
     o.number("system_memory_bandwidth_bytes_per_s", s.system_memory_bandwidth_bytes_per_s);
     o.integer("system_memory_bytes", s.system_memory_bytes);

@@ -134,7 +134,36 @@ struct PoolShape {
   // a batch of prompt tokens (kv_cache_interface.py SlidingWindowSpec.max_memory_usage_bytes;
   // kv_cache_utils.py get_max_concurrency_for_kv_cache_config sums the groups' pages).
   int64_t request_bytes = 0;
+  // vLLM, recurrent layers beside full attention: request_bytes holds the request's states too.
+  bool states_in_request = false;
 };
+
+// vLLM with recurrent (Mamba, gated DeltaNet) layers beside full-attention ones: one block pool
+// for both, in groups of g layers whose pages are the same size (vLLM's hybrid allocator, as read
+// for v0.27-v0.31: kv_cache_utils.py get_max_concurrency_for_kv_cache_config and the uniform-page
+// grouping, platforms/interface.py _align_hybrid_block_size, kv_cache_interface.py MambaSpec):
+// - a recurrent layer's page is its state for one sequence, the conv window in the model's dtype
+//   (16-bit) and the SSM state in the config's (ModelSpec::ssm_state_dtype_bytes);
+// - the attention block grows to the smallest multiple of 16 tokens whose page (block x one
+//   layer's KV per token) holds that state, and the state page is padded to it;
+// - g = the fewer layer count of the two kinds (the larger when it is under 1.5 x the fewer),
+//   ceil(n / g) groups of each kind;
+// - a request at the context holds ceil(context / block) blocks of each attention group and of
+//   each recurrent group 2 (prefix caching's "align" mode, the default since v0.28.0, PR #50991)
+//   or 1 (--no-enable-prefix-caching); every block is g pages.
+// Checked against a v0.27.1 log of Nemotron 3.5 Lightning NVFP4 (tests/core/test_engines.cpp).
+int64_t vllm_hybrid_request_bytes(int64_t attention_layers, int64_t attention_row, int64_t state_layers,
+                                  int64_t state_page, int64_t context, bool prefix_caching) {
+  constexpr int64_t kAlign = 16;  // the CUDA attention kernels' block alignment
+  const int64_t block = kAlign * std::max<int64_t>(1, (state_page + kAlign * attention_row - 1) / (kAlign * attention_row));
+  const int64_t page = block * attention_row;
+  const int64_t fewer = std::min(attention_layers, state_layers);
+  const int64_t more = std::max(attention_layers, state_layers);
+  const int64_t group = 2 * more < 3 * fewer ? more : fewer;
+  const int64_t blocks = (attention_layers + group - 1) / group * ((context + block - 1) / block) +
+                         (state_layers + group - 1) / group * (prefix_caching ? 2 : 1);
+  return blocks * page * group;
+}
 
 // One rank of pipeline stage `stage`: its layers, KV heads split over the tensor ranks, and the
 // sequences of its data-parallel replica.
@@ -148,10 +177,26 @@ PoolShape pool_shape(const ModelSpec& model, const Hardware& hardware, const Mem
   int64_t sequences = (std::max<int64_t>(1, request.sequences) + plan.data - 1) / plan.data;
   auto [first, last] = stage_layers(model.n_layers, stage, plan.pipeline);
   PoolShape shape;
+  // vLLM's hybrid pages (vllm_hybrid_request_bytes): full-attention layers, recurrent ones, and
+  // the largest of each one's KV per token and state.
+  int64_t attention_layers = 0, attention_row = 0, state_layers = 0, state_page = 0;
+  bool other_layers = false;
+  const int64_t ssm_bytes = model.ssm_state_dtype_bytes > 0 ? model.ssm_state_dtype_bytes : 2;
   for (int64_t i = first; i < last; ++i) {
     AttentionGeometry a = rank_share(model.layers[static_cast<std::size_t>(i)].attention, ranks);
     int64_t row = kv_row_bytes(model, a, request.kv_type, KvLayout::paged);
     row += indexer_row_bytes(a, request.kv_type, KvLayout::paged);
+    if (a.state_elements_per_seq > 0) {
+      other_layers |= a.kind == AttentionKind::full;  // a layer with both (Falcon-H1)
+      ++state_layers;
+      state_page = std::max(state_page, (a.conv_state_elements_per_seq + ranks - 1) / ranks * 2 +
+                                            (a.state_elements_per_seq - a.conv_state_elements_per_seq + ranks - 1) / ranks * ssm_bytes);
+    } else if (a.kind == AttentionKind::full && row > 0) {
+      ++attention_layers;
+      attention_row = std::max(attention_row, row);
+    } else if (a.kind != AttentionKind::none) {
+      other_layers = true;
+    }
     switch (a.kind) {
       case AttentionKind::full:
       case AttentionKind::mla: shape.per_token += row; break;
@@ -170,6 +215,10 @@ PoolShape pool_shape(const ModelSpec& model, const Hardware& hardware, const Mem
   shape.state = shape.state_per_sequence * sequences;
   if (request.engine.engine == "vllm" && sliding_request_bytes > 0) {
     shape.request_bytes = shape.per_token * kPageTokens * pages + sliding_request_bytes;
+  } else if (request.engine.engine == "vllm" && attention_layers > 0 && state_layers > 0 && !other_layers) {
+    shape.request_bytes = vllm_hybrid_request_bytes(attention_layers, attention_row, state_layers, state_page, context,
+                                                    request.engine.prefix_caching);
+    shape.states_in_request = true;
   }
   return shape;
 }
@@ -291,7 +340,7 @@ ServerPool server_pool(const ModelSpec& model, const WeightPlan& weights, const 
     pool.blocks_per_request = shape.blocks_per_request;
     pool.request_bytes = shape.request_bytes;
     // vLLM budgets sliding layers inside each request's share of the pool, not beside it.
-    if (shape.request_bytes > 0) pool.fixed_bytes = shape.state;
+    if (shape.request_bytes > 0) pool.fixed_bytes = shape.states_in_request ? 0 : shape.state;
     if (engine.engine == "sglang") {
       // SGLang: the sliding pool holds 0.8 x the full pool's tokens beside it.
       pool.bytes_per_token += static_cast<int64_t>(kSwaFullTokensRatio * static_cast<double>(shape.swa_per_token));

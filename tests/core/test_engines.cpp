@@ -799,6 +799,46 @@ TEST_CASE("vLLM gives a quantized checkpoint the KV cache type its config declar
   CHECK_FALSE(weight_only["commands"]["vllm"]["flags"].contains("--kv-cache-dtype"));
 }
 
+TEST_CASE("vLLM's hybrid pages: Nemotron 3.5 Lightning NVFP4 on a DGX Spark against its v0.27.1 log", "[engines][vllm][engine_logs]") {
+  // damienjose/nvidia-oci-samples dgx-spark-samples/nemotron-lightning-vllm-endpoint README
+  // (search-index file id 57367886447): vllm/vllm-openai:v0.27.1, `vllm serve
+  // nvidia/NVIDIA-Nemotron-3.5-Lightning-30B-A3B-NVFP4 --max-model-len 65536` and parsers only;
+  // "Weights resident 17.85 GiB", "KV cache 90.08 GiB - 24,703,795 tokens", "Maximum concurrency
+  // at 64k context 376.95x", and "Using fp8_e4m3 data type to store kv cache appears with no
+  // --kv-cache-dtype passed. The checkpoint pins it" (its hf_quant_config.json: the KV part here).
+  // v0.27.1 kept prefix caching off for hybrid models (mode "none").
+  nlohmann::json config = llmcalc::Catalog::instance().find_model("nemotron-3.5-lightning-30b-a3b")->config();
+  config["quantization_config"] = {{"producer", {{"name", "modelopt"}}}, {"quantization", {{"kv_cache_quant_algo", "FP8"}}}};
+  nlohmann::json request = {{"model", config},          {"weights", "NVFP4"},          {"engine", "vllm"},
+                            {"hardware", "dgx-spark-gb10"}, {"context_tokens", 65536}, {"prefix_caching", false}};
+  auto envelope = llmcalc_test::estimate(request);
+  REQUIRE(envelope["ok"] == true);
+  const nlohmann::json& memory = envelope["result"]["memory"];
+  CHECK(envelope["result"]["commands"]["vllm"]["flags"].contains("--no-enable-prefix-caching"));
+  CHECK(llmcalc_test::within_log_tolerance(memory["per_device"][0]["weights_bytes"].get<double>(), 17.85 * 1024));
+  CHECK(llmcalc_test::within_log_tolerance(memory["kv_pool_bytes"].get<double>(), 90.08 * 1024));
+  // By hand: 23 Mamba2 layers, each state a conv window of 3 x (64 x 64 + 2 x 8 x 128) bf16
+  // values (36,864 B) and 64 x 64 x 128 float32 SSM values (2,097,152 B): 2,134,016 B; 6
+  // attention layers of 2 KV heads x 128 x (K + V) in fp8: 512 B a token. Block: 16 x
+  // ceil(2,134,016 / (16 x 512)) = 4,176 tokens, page 4,176 x 512 = 2,138,112 B; groups of 6
+  // (4 Mamba, 1 attention); a 65,536-token request holds ceil(65,536 / 4,176) = 16 + 4 x 1 = 20
+  // blocks of 6 pages: 256,573,440 B, the log's 90.08 GiB / 376.95 = 256.59 MB.
+  const double per_request = llmcalc_test::kv_bytes_per_request(memory);
+  CHECK(per_request == Approx(20.0 * 2138112 * 6).epsilon(1e-6));
+  CHECK(per_request == Approx(90.08 * 1073741824.0 / 376.95).epsilon(0.001));
+  // vLLM 0.28 and later cache prefixes of hybrid models too ("align": 2 blocks per Mamba group):
+  // 16 + 4 x 2 = 24 blocks.
+  request.erase("prefix_caching");
+  auto aligned = llmcalc_test::estimate(request);
+  CHECK(llmcalc_test::kv_bytes_per_request(aligned["result"]["memory"]) == Approx(24.0 * 2138112 * 6).epsilon(1e-6));
+  // A 16-bit cache: 1,024 B a token, block 16 x ceil(2,134,016 / 16,384) = 2,096 tokens, a request
+  // 32 + 4 blocks of 2,096 x 1,024 = 2,146,304 B x 6.
+  request["prefix_caching"] = false;
+  request["kv_cache"] = "bf16";
+  auto wide = llmcalc_test::estimate(request);
+  CHECK(llmcalc_test::kv_bytes_per_request(wide["result"]["memory"]) == Approx(36.0 * 2146304 * 6).epsilon(1e-6));
+}
+
 TEST_CASE("A quantized checkpoint's config names its weights format", "[engines][readers]") {
   nlohmann::json config = llmcalc::Catalog::instance().find_model("llama-3.1-8b")->config();
   auto format_of = [&](nlohmann::json quantization) {

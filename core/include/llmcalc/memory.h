@@ -36,6 +36,7 @@ struct EngineSettings {
   int64_t max_num_batched_tokens = 0;    // vLLM; 0: its default by GPU class
   int64_t max_num_seqs = 0;              // vLLM; 0: its default by GPU class
   int64_t kv_cache_memory_bytes = 0;     // vLLM --kv-cache-memory-bytes (0: profiled budget)
+  bool prefix_caching = true;            // vLLM: on by default, hybrid models too since v0.28.0 (PR #50991)
   int64_t reserved_bytes = 512 * kMiB;   // driver / CUDA context per discrete device
   double comfortable_fraction = 0.9;     // verdict "comfortable" at or below this share of usable
   // Unified-memory and CPU machines: the share of RAM the engine may use (0: macOS's wired limit

@@ -34,6 +34,7 @@ struct AttentionGeometry {
   int64_t kv_lora_rank = 0;        // MLA latent width
   int64_t qk_rope_head_dim = 0;    // MLA decoupled RoPE key width
   int64_t state_elements_per_seq = 0;  // linear / ssm: recurrent + conv state per sequence
+  int64_t conv_state_elements_per_seq = 0;  // of which the causal-conv window
   int64_t indexer_head_dim = 0;    // DeepSeek sparse attention: lightning-indexer key width (0: none)
   bool msa_indexer = false;        // MiniMax M3's sparse attention: its index keys are cached unscaled
   // DeepSeek V4: besides its window, the layer keeps one compressed K row of compressed_width per
@@ -162,6 +163,9 @@ struct ModelSpec {
   // Roles the model's own FP8 checkpoint stores in 16 bits on every layer (the family says which:
   // MiMo-V2's o_proj); the FP8 format keeps them so.
   std::vector<TensorRole> fp8_checkpoint_keeps;
+  // Bytes per element of the recurrent (SSM) state the config asks servers to keep (Nemotron-H's
+  // mamba_ssm_cache_dtype, Qwen3.5's mamba_ssm_dtype: float32 is 4); 0: the model's dtype.
+  int64_t ssm_state_dtype_bytes = 0;
   std::vector<LayerSpec> layers;
   std::vector<TensorSpec> tensors;
   ParamCounts params;
