@@ -822,7 +822,10 @@ TEST_CASE("vLLM's hybrid pages: Nemotron 3.5 Lightning NVFP4 on a DGX Spark agai
   // attention layers of 2 KV heads x 128 x (K + V) in fp8: 512 B a token. Block: 16 x
   // ceil(2,134,016 / (16 x 512)) = 4,176 tokens, page 4,176 x 512 = 2,138,112 B; groups of 6
   // (4 Mamba, 1 attention); a 65,536-token request holds ceil(65,536 / 4,176) = 16 + 4 x 1 = 20
-  // blocks of 6 pages: 256,573,440 B, the log's 90.08 GiB / 376.95 = 256.59 MB.
+  // blocks of 6 pages: 256,573,440 B, the log's 90.08 GiB / 376.95 = 256.59 MB. (Nemotron 3 Nano
+  // 30B, the same Mamba2 shapes, logs "Setting attention block size to 4176 tokens" and "Padding
+  // mamba page size by 0.19%" with an fp8 cache: 2,138,112 / 2,134,016 = 1.0019; search-index file
+  // ids 51923877316, 59839511370.)
   const double per_request = llmcalc_test::kv_bytes_per_request(memory);
   CHECK(per_request == Approx(20.0 * 2138112 * 6).epsilon(1e-6));
   CHECK(per_request == Approx(90.08 * 1073741824.0 / 376.95).epsilon(0.001));
