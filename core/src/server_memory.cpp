@@ -181,7 +181,8 @@ PoolShape pool_shape(const ModelSpec& model, const Hardware& hardware, const Mem
   // the largest of each one's KV per token and state.
   int64_t attention_layers = 0, attention_row = 0, state_layers = 0, state_page = 0;
   bool other_layers = false;
-  const int64_t ssm_bytes = model.ssm_state_dtype_bytes > 0 ? model.ssm_state_dtype_bytes : 2;
+  constexpr int64_t kModelDtypeBytes = 2;  // the conv window, and an SSM state the config names no dtype for
+  const int64_t ssm_bytes = model.ssm_state_dtype_bytes > 0 ? model.ssm_state_dtype_bytes : kModelDtypeBytes;
   for (int64_t i = first; i < last; ++i) {
     AttentionGeometry a = rank_share(model.layers[static_cast<std::size_t>(i)].attention, ranks);
     int64_t row = kv_row_bytes(model, a, request.kv_type, KvLayout::paged);
@@ -189,7 +190,7 @@ PoolShape pool_shape(const ModelSpec& model, const Hardware& hardware, const Mem
     if (a.state_elements_per_seq > 0) {
       other_layers |= a.kind == AttentionKind::full;  // a layer with both (Falcon-H1)
       ++state_layers;
-      state_page = std::max(state_page, (a.conv_state_elements_per_seq + ranks - 1) / ranks * 2 +
+      state_page = std::max(state_page, (a.conv_state_elements_per_seq + ranks - 1) / ranks * kModelDtypeBytes +
                                             (a.state_elements_per_seq - a.conv_state_elements_per_seq + ranks - 1) / ranks * ssm_bytes);
     } else if (a.kind == AttentionKind::full && row > 0) {
       ++attention_layers;
