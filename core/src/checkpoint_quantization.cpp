@@ -55,6 +55,17 @@ const char* modelopt_kv_cache(const nlohmann::json* qc) {
   return name == "fp8" ? "fp8" : name == "nvfp4" ? "nvfp4" : "";
 }
 
+// SGLang's rule for the same fields (python/sglang/srt/layers/quantization/modelopt_quant.py
+// from_config, read at main 2026-10: a {type float, num_bits 8} scheme or the string FP8 / FLOAT8
+// is "FP8"; mem_cache/kv_cache_dtype.py configure_kv_cache_dtype, moved there by PR #31147,
+// 2026-07-14): only "FP8" turns --kv-cache-dtype auto into fp8_e4m3. An NVFP4 cache is never
+// chosen by auto (PR #18581, which would have, was closed unmerged).
+bool sglang_fp8_scheme(const nlohmann::json* kv) {
+  if (kv && kv->is_object()) return lowered(member(kv, "type")) == "float" && integer(kv, "num_bits") == 8;
+  std::string name = lowered(kv);
+  return name == "fp8" || name == "float8";
+}
+
 const char* modelopt_format(const nlohmann::json* qc) {
   std::string name = lowered(modelopt_value(qc, "quant_algo"));
   return name == "fp8" ? "FP8" : name == "nvfp4" ? "NVFP4" : "";
@@ -83,6 +94,8 @@ CheckpointQuantization checkpoint_quantization(const nlohmann::json& config) {
       (method.empty() && lowered(member(member(qc, "producer"), "name")) == "modelopt")) {
     found.format = modelopt_format(qc);
     found.kv_cache = modelopt_kv_cache(qc);
+    const nlohmann::json* kv = modelopt_value(qc, "kv_cache_scheme");
+    found.sglang_kv_cache = sglang_fp8_scheme(kv ? kv : modelopt_value(qc, "kv_cache_quant_algo")) ? "fp8" : "";
   } else if (method == "compressed-tensors") {
     found.format = compressed_tensors_format(qc);
     // vllm/model_executor/layers/attention/attention.py (Attention.__init__, PR #30141; an
@@ -90,6 +103,15 @@ CheckpointQuantization checkpoint_quantization(const nlohmann::json& config) {
     // "auto" into fp8.
     const nlohmann::json* kv = member(qc, "kv_cache_scheme");
     if (kv && kv->is_object()) found.kv_cache = "fp8";
+    // SGLang reads the scheme since PR #35455 (2026-08-19) and keeps only what its KV method
+    // represents, a static symmetric per-tensor FP8 scale; another scheme is skipped with a
+    // warning and the cache stays 16-bit. (compressed-tensors' QuantizationArgs: static and
+    // symmetric by default, and no strategy nor group size is per-tensor.)
+    std::string strategy = lowered(member(kv, "strategy"));
+    if (sglang_fp8_scheme(kv) && kv->is_object() && boolean(kv, "dynamic") != 1 && boolean(kv, "symmetric") != 0 &&
+        (strategy == "tensor" || (strategy.empty() && !member(kv, "group_size")))) {
+      found.sglang_kv_cache = "fp8";
+    }
   } else if (method == "fp8") {
     found.format = "FP8";
   } else if (method == "mxfp4") {

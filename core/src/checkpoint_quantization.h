@@ -1,5 +1,5 @@
 // Internal: what a quantized checkpoint's config.json says of its own format and of the KV cache
-// vLLM gives it (see checkpoint_quantization.cpp for the sources).
+// vLLM and SGLang give it (see checkpoint_quantization.cpp for the sources).
 #pragma once
 
 #include <string>
@@ -10,7 +10,8 @@ namespace llmcalc {
 
 struct CheckpointQuantization {
   const char* format = "";    // a checkpoint format of data/formats (FP8, NVFP4, AWQ-INT4, ...), or ""
-  const char* kv_cache = "";  // the KV cache type vLLM's --kv-cache-dtype auto becomes (fp8, nvfp4), or ""
+  const char* kv_cache = "";         // the KV cache type vLLM's --kv-cache-dtype auto becomes (fp8, nvfp4), or ""
+  const char* sglang_kv_cache = "";  // the one SGLang's auto becomes (fp8), or ""
 };
 
 /// Reads config["quantization_config"]: the form transformers writes (quant_method fp8, awq, gptq,

@@ -90,6 +90,12 @@ std::string prequantized_note(const Scenario& s, const std::string& model_name) 
              "Sirve un checkpoint ya cuantizado a " + s.weights + " (su repositorio en lugar de " + model_name + "). ");
 }
 
+// vLLM's and SGLang's note for a 16-bit cache asked of a checkpoint that declares its own.
+const char* declared_kv_note(Language lang) {
+  return lang == Language::es ? "Sin esta opción el servidor usa el tipo de caché KV que declara el checkpoint."
+                              : "Without this flag the server uses the KV cache type the checkpoint declares.";
+}
+
 // vLLM / SGLang --quantization for checkpoint formats that need one; none for a checkpoint whose
 // config.json names its own (the servers read it there and refuse a --quantization that differs).
 std::string server_quantization(const Scenario& s) {
@@ -451,9 +457,9 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
     // A checkpoint that declares its cache type gets it from --kv-cache-dtype auto (scenario.cpp):
     // a 16-bit cache needs the flag, which wins over the checkpoint since PRs #38922 (ModelOpt,
     // 2026-04-03) and #42782 (compressed-tensors, 2026-05-16).
-    bool checkpoint_kv_overridden = *s.checkpoint_kv_cache && (s.kv_type.name == "f16" || s.kv_type.name == "bf16");
+    bool checkpoint_kv_overridden = *s.checkpoint_vllm_kv_cache && (s.kv_type.name == "f16" || s.kv_type.name == "bf16");
     const bool narrow_kv = s.kv_type.name == "fp8" || s.kv_type.name == "fp8_e5m2" || s.kv_type.name == "nvfp4";
-    if ((narrow_kv && s.kv_type.name != s.checkpoint_kv_cache) || checkpoint_kv_overridden) {
+    if ((narrow_kv && s.kv_type.name != s.checkpoint_vllm_kv_cache) || checkpoint_kv_overridden) {
       flags.push_back({"--kv-cache-dtype", narrow_kv ? s.kv_type.name : "bfloat16"});
     }
     if (e.kv_cache_memory_bytes > 0) flags.push_back({"--kv-cache-memory-bytes", std::to_string(e.kv_cache_memory_bytes)});
@@ -482,10 +488,7 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
                              ? say(s.lang, "vLLM has no " + s.kv_type.name + " KV cache; fp8 is its 8-bit option.",
                                    "vLLM no tiene caché KV " + s.kv_type.name + "; fp8 es su opción de 8 bits.")
                              : "") +
-                        (checkpoint_kv_overridden
-                             ? say(s.lang, "Without this flag vLLM uses the KV cache type the checkpoint declares.",
-                                   "Sin esta opción vLLM usa el tipo de caché KV que declara el checkpoint.")
-                             : "");
+                        (checkpoint_kv_overridden ? declared_kv_note(s.lang) : "");
     out["vllm"] = command_entry(std::move(command), flags_json(flags), std::move(notes), "https://docs.vllm.ai/en/latest/cli/serve.html");
     out["vllm"]["docker"] = std::move(docker);
     if (!nodes.is_null()) {
@@ -503,13 +506,20 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
     if (!remote_code.empty()) flags.push_back({"--trust-remote-code", ""});
     if (!s.context_auto) flags.push_back({"--context-length", ctx});
     for (const auto& flag : sglang_parallel_flags(s.parallel)) flags.push_back(flag);
-    if (s.kv_type.name == "fp8" || s.kv_type.name == "fp8_e5m2") flags.push_back({"--kv-cache-dtype", "fp8_e5m2"});
+    // A checkpoint declaring an FP8 cache gets fp8_e4m3 from --kv-cache-dtype auto
+    // (scenario.cpp); a 16-bit cache then needs bf16 (an explicit type is never looked up).
+    const bool sglang_kv_overridden = *s.checkpoint_sglang_kv_cache && (s.kv_type.name == "f16" || s.kv_type.name == "bf16");
+    if (s.kv_type.name == "fp8_e5m2" || (s.kv_type.name == "fp8" && !*s.checkpoint_sglang_kv_cache)) {
+      flags.push_back({"--kv-cache-dtype", "fp8_e5m2"});
+    }
+    if (sglang_kv_overridden) flags.push_back({"--kv-cache-dtype", "bf16"});
     if (s.port != 30000) flags.push_back({"--port", port});
     std::string quantization = server_quantization(s);
     if (!quantization.empty()) flags.push_back({"--quantization", quantization});
     out["sglang"] = command_entry(join_flags("sglang serve", flags), flags_json(flags),
                                   (remote_code.empty() ? "" : remote_code_note(remote_code, s.lang)) +
-                                      prequantized_note(s, model_name),
+                                      prequantized_note(s, model_name) +
+                                      (sglang_kv_overridden ? declared_kv_note(s.lang) : ""),
                                   "https://docs.sglang.ai/advanced_features/server_arguments.html");
     if (s.machines() > 1) {
       out["sglang"]["nodes"] = sglang_nodes(s, "sglang serve", flags);

@@ -106,7 +106,8 @@ bool resolve_model(const nlohmann::json& request, Scenario& s, Issues& issues) {
     s.model = std::move(*built);
     CheckpointQuantization quantization = checkpoint_quantization(*it);
     s.checkpoint_format = quantization.format;
-    s.checkpoint_kv_cache = quantization.kv_cache;
+    s.checkpoint_vllm_kv_cache = quantization.kv_cache;
+    s.checkpoint_sglang_kv_cache = quantization.sglang_kv_cache;
     if (*s.checkpoint_format) s.weights = s.checkpoint_format;
     return true;
   } else {
@@ -344,9 +345,12 @@ std::optional<Scenario> resolve_scenario(const nlohmann::json& request, Issues& 
     issues.error("unknown_engine", "/engine",
                  "engine must be llama.cpp, ollama, vllm, sglang, mlx or transformers.");
   }
-  // vLLM's --kv-cache-dtype auto takes the cache type a quantized checkpoint declares
+  // vLLM's and SGLang's --kv-cache-dtype auto take the cache type a quantized checkpoint declares
   // (checkpoint_quantization.cpp); a request naming kv_cache is the explicit flag.
-  const char* kv_default = s.engine.engine == "vllm" && *s.checkpoint_kv_cache ? s.checkpoint_kv_cache : "f16";
+  const char* declared_kv = s.engine.engine == "vllm"     ? s.checkpoint_vllm_kv_cache
+                            : s.engine.engine == "sglang" ? s.checkpoint_sglang_kv_cache
+                                                          : "";
+  const char* kv_default = *declared_kv ? declared_kv : "f16";
   std::string kv_name = reader.string("kv_cache", 16, std::string(kv_default)).value_or(kv_default);
   if (auto kv = find_kv_type(kv_name)) {
     s.kv_type = *kv;

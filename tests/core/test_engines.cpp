@@ -799,6 +799,68 @@ TEST_CASE("vLLM gives a quantized checkpoint the KV cache type its config declar
   CHECK_FALSE(weight_only["commands"]["vllm"]["flags"].contains("--kv-cache-dtype"));
 }
 
+TEST_CASE("SGLang gives a checkpoint declaring an FP8 KV cache fp8_e4m3, never NVFP4, unless told otherwise", "[engines][sglang]") {
+  // RadixArk/Qwen3.8-27B-NVFP4 on one DGX Spark, SGLang (lmsysorg/sglang:dev-cu13, 2026-09-19),
+  // `kv_cache_dtype: auto`, its hf_quant_config.json declaring "kv_cache_quant_algo": "FP8"
+  // (recipes/qwen3 agent guide, search-index file id 70875501629; the quoted log lines in the
+  // fact report /work/scratch/sglang_kv_s39.md of the thirty-ninth session): "KV Cache is
+  // allocated. dtype: torch.float8_e4m3fn, #tokens: 117125, K size: 1.79 GB" and, without
+  // speculation, "#tokens: 268343, K 4.09 GB" (SGLang's GB is GiB). By hand: 16 full-attention
+  // layers (full_attention_interval 4 of 64) x 4 KV heads x 256 x 1 B = 16,384 B of K a token;
+  // 268,343 x 16,384 B = 4.09 GiB and 117,125 x 16,384 B = 1.79 GiB, as logged. K + V: 32,768 B.
+  nlohmann::json config = llmcalc::Catalog::instance().find_model("qwen3.8-27b")->config();
+  config["quantization_config"] = {{"producer", {{"name", "modelopt"}}},
+                                   {"quantization", {{"quant_algo", "NVFP4"}, {"kv_cache_quant_algo", "FP8"}}}};
+  auto run = [&](const nlohmann::json& model, nlohmann::json extra) {
+    nlohmann::json request = {{"model", model}, {"engine", "sglang"}, {"hardware", "dgx-spark-gb10"}, {"context_tokens", 65536}};
+    if (extra.is_object()) request.update(extra);  // run(model, {}) passes null
+    auto envelope = llmcalc_test::estimate(request);
+    REQUIRE(envelope["ok"] == true);
+    return envelope["result"];
+  };
+  auto declared = run(config, {});
+  CHECK(declared["scenario"]["kv_cache"] == "fp8");
+  CHECK(declared["memory"]["kv_cache"]["bytes_per_token"] == 32768);
+  CHECK(std::fabs(268343 * 16384.0 / (1 << 30) - 4.09) < 0.005);  // the log's rounding
+  CHECK(std::fabs(117125 * 16384.0 / (1 << 30) - 1.79) < 0.005);
+  CHECK_FALSE(declared["commands"]["sglang"]["flags"].contains("--kv-cache-dtype"));
+  // A 16-bit cache asked for: twice the bytes, and the flag that keeps it (SGLang spells it bf16).
+  auto wide = run(config, {{"kv_cache", "bf16"}});
+  CHECK(wide["memory"]["kv_cache"]["bytes_per_token"] == 65536);
+  CHECK(wide["commands"]["sglang"]["flags"]["--kv-cache-dtype"] == "bf16");
+  CHECK(wide["commands"]["sglang"]["notes"].get<std::string>().find("the KV cache type the checkpoint declares") != std::string::npos);
+
+  // An NVFP4 cache declared: vLLM's auto takes it, SGLang's stays 16-bit (only "FP8" is looked
+  // for; PR #18581, which mapped NVFP4 too, was closed unmerged). Llama 3.1 8B's shapes: 32
+  // layers x 8 KV heads x 128 x (K + V) = 65,536 elements a token.
+  nlohmann::json llama = llmcalc::Catalog::instance().find_model("llama-3.1-8b")->config();
+  llama["quantization_config"] = {{"quant_method", "modelopt"}, {"quant_algo", "NVFP4"},
+                                  {"kv_cache_scheme", {{"type", "float"}, {"num_bits", 4}}}};
+  CHECK(run(llama, {{"hardware", "rtx-4090"}, {"context_tokens", 8192}})["memory"]["kv_cache"]["bytes_per_token"] == 131072);
+  CHECK(run(llama, {{"hardware", "rtx-4090"}, {"context_tokens", 8192}, {"engine", "vllm"}})["scenario"]["kv_cache"] == "nvfp4");
+  // The flat form of nvidia/Gemma-4-31B-IT-NVFP4 (quant_method modelopt, kv_cache_scheme an 8-bit
+  // float; SGLang 0.5.10.post1 logged "Using KV cache dtype: torch.float8_e4m3fn" without the
+  // flag, search-index file id 53687654309): fp8.
+  llama["quantization_config"]["kv_cache_scheme"] = {{"type", "float"}, {"num_bits", 8}, {"dynamic", false}};
+  CHECK(run(llama, {{"hardware", "rtx-4090"}, {"context_tokens", 8192}})["memory"]["kv_cache"]["bytes_per_token"] == 65536);
+
+  // compressed-tensors since PR #35455 (2026-08-19): a static symmetric per-tensor FP8 scheme is
+  // loaded and makes the cache fp8; a dynamic one is skipped (16-bit), where vLLM takes any scheme.
+  llama["quantization_config"] = {{"quant_method", "compressed-tensors"}, {"format", "float-quantized"},
+                                  {"kv_cache_scheme", {{"type", "float"}, {"num_bits", 8}, {"dynamic", false},
+                                                       {"symmetric", true}, {"strategy", "tensor"}}}};
+  CHECK(run(llama, {{"hardware", "rtx-4090"}, {"context_tokens", 8192}})["memory"]["kv_cache"]["bytes_per_token"] == 65536);
+  llama["quantization_config"]["kv_cache_scheme"]["dynamic"] = true;
+  CHECK(run(llama, {{"hardware", "rtx-4090"}, {"context_tokens", 8192}})["memory"]["kv_cache"]["bytes_per_token"] == 131072);
+  CHECK(run(llama, {{"hardware", "rtx-4090"}, {"context_tokens", 8192}, {"engine", "vllm"}})["scenario"]["kv_cache"] == "fp8");
+  // Another engine's estimate keeps its own 16-bit default; the SGLang command beside it then
+  // needs the flag all the same.
+  llama["quantization_config"]["kv_cache_scheme"]["dynamic"] = false;
+  auto other = run(llama, {{"hardware", "rtx-4090"}, {"context_tokens", 8192}, {"engine", "llama.cpp"}, {"weights", "Q4_K_M"}});
+  CHECK(other["memory"]["kv_cache"]["bytes_per_token"] == 131072);
+  CHECK(other["commands"]["sglang"]["flags"]["--kv-cache-dtype"] == "bf16");
+}
+
 TEST_CASE("vLLM's hybrid pages: Nemotron 3.5 Lightning NVFP4 on a DGX Spark against its v0.27.1 log", "[engines][vllm][engine_logs]") {
   // damienjose/nvidia-oci-samples dgx-spark-samples/nemotron-lightning-vllm-endpoint README
   // (search-index file id 57367886447): vllm/vllm-openai:v0.27.1, `vllm serve

@@ -43,10 +43,12 @@ struct Scenario {
   int64_t exact_weights_bytes() const { return weights == weights_bytes_format ? weights_bytes : 0; }
   KvType kv_type{"f16", 1, 2};
   // What a custom model's config.json says of a quantized checkpoint: its format (the weights
-  // when the request names none) and the KV cache vLLM's default gives it, or "" (static names:
-  // a Scenario is copied in many places, and two more strings there cost 1.3 KB of module).
+  // when the request names none) and the KV cache vLLM's and SGLang's default (--kv-cache-dtype
+  // auto) give it, or "" (static names: a Scenario is copied in many places, and two more
+  // strings there cost 1.3 KB of module).
   const char* checkpoint_format = "";
-  const char* checkpoint_kv_cache = "";
+  const char* checkpoint_vllm_kv_cache = "";
+  const char* checkpoint_sglang_kv_cache = "";
   int64_t context_tokens = 8192;
   // context_tokens 0 in the request: the engine picks the context (llama-server without -c,
   // Ollama's default by VRAM, vLLM --max-model-len auto); context_tokens then holds the start
