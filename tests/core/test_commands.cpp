@@ -89,6 +89,15 @@ TEST_CASE("Each engine's command carries the scenario's values", "[commands]") {
   }
 }
 
+TEST_CASE("vLLM's command states the memory fraction the estimate used, its 0.92 default too", "[commands][engines]") {
+  // vLLM to v0.33: an unset --gpu-memory-utilization is 0.92 of the card, the budget the estimate
+  // models (rule vllm_budget); from v0.34 an unset flag means the memory free after start-up less
+  // a margin. Stated, the flag gives every release the budget the estimate shows.
+  auto c = commands_for({{"model", "llama-3.1-8b"}, {"weights", "BF16"}, {"engine", "vllm"}});
+  CHECK(c["vllm"]["flags"]["--gpu-memory-utilization"] == "0.92");
+  CHECK(c["vllm"]["command"].get<std::string>().find("--gpu-memory-utilization 0.92") != std::string::npos);
+}
+
 TEST_CASE("llama.cpp command: flags only where they differ from llama-server's defaults", "[commands][engines]") {
   // One sequence: no -np (llama-server's 4 automatic slots on a unified cache), no -ngl (--fit),
   // no -fa / -ub / cache types at their defaults; -c the requested context; --port always, as
