@@ -25,6 +25,12 @@ constexpr std::string_view kKnownFamilies[] = {
     "nemotron_h", "lfm2",  "exaone4",  "minimax_m2", "hunyuan_v1_dense", "minicpm",
     "granitemoehybrid", "lfm2_moe", "falcon_h1", "gemma4", "glm_moe_dsa", "glm4_moe_lite", "kimi_linear"};
 
+// A model_type the reader knows: a family of kKnownFamilies or of the registry.
+bool known_family(const ArchConfig& arch) {
+  return arch.family ||
+         std::find(std::begin(kKnownFamilies), std::end(kKnownFamilies), arch.model_type) != std::end(kKnownFamilies);
+}
+
 // Bytes per element of a torch dtype named in a config ("float32", "bfloat16"); 0 for none.
 int64_t dtype_bytes(const std::string& name) {
   return name == "float32" ? 4 : name == "bfloat16" || name == "float16" ? 2 : 0;
@@ -853,8 +859,12 @@ void apply_family_conventions(const nlohmann::json& config, const std::string& p
   arch.mtp_own_embeddings = !is_one_of(type, {"qwen3_next", "glm_moe_dsa"});
   // GLM-4.7-Flash (glm4_moe_lite, modeling_glm4_moe_lite.py) is DeepSeek V3's MLA and MoE at
   // GLM widths, its MTP layer with its own embedding and head copies.
+  // A model_type of its own with DeepSeek's latent-attention keys (Xing4.0's xing4_0, a new
+  // release's before its family is here) is read as DeepSeek's MLA: as a generic decoder its
+  // cache came out a dozen times too large.
   if (is_one_of(type, {"deepseek_v2", "deepseek_v3", "kimi_k2", "deepseek_v32", "glm_moe_dsa",
-                       "glm4_moe_lite", "kimi_linear"})) {
+                       "glm4_moe_lite", "kimi_linear"}) ||
+      (!known_family(arch) && reader.has("kv_lora_rank") && reader.has("qk_rope_head_dim"))) {
     read_mla(reader, arch);
   }
   if (type == "kimi_linear") apply_kimi_linear(text, reader, arch);
@@ -977,8 +987,7 @@ std::optional<ArchConfig> read_arch_config(const nlohmann::json& config, const s
                      "serían erróneas."));
     return std::nullopt;
   }
-  if (std::find(std::begin(kKnownFamilies), std::end(kKnownFamilies), arch.model_type) == std::end(kKnownFamilies) &&
-      !arch.family) {
+  if (!known_family(arch)) {
     std::string type = arch.model_type.substr(0, 40);
     issues.warning("unknown_family", json_pointer_append(path, "model_type"),
                    say(issues.language,

@@ -61,6 +61,7 @@ const FamilyDefinition& mimo_v2_family();
 const FamilyDefinition& muse_glimmer_family();
 const FamilyDefinition& minimax_m3_family();
 const FamilyDefinition& spark2_5_family();
+const FamilyDefinition& xing4_0_family();
 const FamilyDefinition& laguna_family();
 
 }  // namespace llmcalc

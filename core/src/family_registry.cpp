@@ -12,7 +12,7 @@ const std::vector<const FamilyDefinition*>& families() {
                                                            &gemma4_unified_family(), &qwen4_exp_family(),
                                                            &mimo_v2_family(), &muse_glimmer_family(),
                                                            &minimax_m3_family(), &spark2_5_family(),
-                                                           &laguna_family()};
+                                                           &laguna_family(), &xing4_0_family()};
   return all;
 }
 

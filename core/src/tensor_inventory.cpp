@@ -110,10 +110,12 @@ class InventoryBuilder : private TensorList {
       add_linear(blk + "attn_gate", TensorRole::attn_q, i, arch_.hidden, width, false);
     }
     if (arch_.attention_residuals) add_attention_residual(blk + "attn_res", i);
+    if (arch_.hc_mult > 1 && i < arch_.n_layers) add_hyper_connection(blk, "attn", i);
     if (arch_.norms_per_layer == 4 || arch_.model_type == "olmo2") {
       add_norm(blk + "post_attention_norm", i, arch_.hidden);
     }
     if (arch_.attention_residuals) add_attention_residual(blk + "ffn_res", i);
+    if (arch_.hc_mult > 1 && i < arch_.n_layers) add_hyper_connection(blk, "ffn", i);
     bool has_ffn = arch_.layer_moe[index] || arch_.layer_intermediate[index] > 0;
     if (arch_.norms_per_layer >= 2 && arch_.model_type != "olmo2" && has_ffn) {
       add_norm(blk + "ffn_norm", i, arch_.hidden);

@@ -18,6 +18,13 @@ void TensorList::add_dense_mlp(const TensorPrefix& blk, int layer, int64_t width
              arch_.hidden, arch_.mlp_bias);
 }
 
+void TensorList::add_hyper_connection(const TensorPrefix& blk, const char* where, int layer) {
+  const int64_t mixes = (2 + arch_.hc_mult) * arch_.hc_mult;
+  add(blk + "hc_" + where + "_fn", TensorRole::norm, layer, arch_.hc_mult * arch_.hidden, mixes);
+  add(blk + "hc_" + where + "_base", TensorRole::norm, layer, mixes, 1);
+  add(blk + "hc_" + where + "_scale", TensorRole::norm, layer, 3, 1);
+}
+
 void TensorList::add_moe(const TensorPrefix& blk, int i) {
   int64_t experts = arch_.n_experts;
   int64_t width = arch_.moe_intermediate;

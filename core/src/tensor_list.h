@@ -56,6 +56,10 @@ class TensorList {
   // A dense MLP of `width` (gated unless the family's is not); suffix "_shexp" names a shared expert.
   void add_dense_mlp(const TensorPrefix& blk, int layer, int64_t width, const std::string& suffix);
 
+  // A hyper-connection around sublayer `where` ("attn", "ffn"; DeepSeek V4's mHC, Xing4.0's): the
+  // mixing weights of hc_mult streams, (2 + hc_mult) x hc_mult of them, their bias and 3 scales.
+  void add_hyper_connection(const TensorPrefix& blk, const char* where, int layer);
+
   // Routed experts (with the router, its score bias, scales and norms where the family has
   // them, a LatentMoE's projections) and the shared expert.
   void add_moe(const TensorPrefix& blk, int i);

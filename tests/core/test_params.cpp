@@ -1368,3 +1368,24 @@ TEST_CASE("Qwen3.8 Flash-Next (qwen4_exp) by hand: hyper-connections, n-gram emb
   CHECK(m.params.mtp == 2607150848LL);
   CHECK(m.params.vision + m.params.projector == 448931056LL);
 }
+
+TEST_CASE("Xing4.0-29B-A4B: DeepSeek V3's layout with hyper-connections, as its official GGUF's 977 tensors", "[params][families]") {
+  // PocketLLM's audit of the official IQ4_NL GGUF (lvyufeng/PocketLLM
+  // docs/architecture/xing4_0_29b_a4b_audit.md@8c11c0d1, search-index file id 68818123337; its
+  // design record, file id 70793939644: "977 tensors"). By hand, llama.cpp's names: a layer's MLA
+  // is attn_norm, attn_q_a, attn_q_a_norm, attn_q_b, attn_kv_a_mqa, attn_kv_a_norm, attn_k_b,
+  // attn_v_b, attn_output and ffn_norm (10); a dense MLP 3 tensors, the MoE 8 (router, score
+  // bias, three expert stacks, three shared-expert projections); the hyper-connections 6 (fn,
+  // base and scale around attention and MLP). 2 x (10 + 3 + 6) + 38 x (10 + 8 + 6) = 950, with
+  // token_embd, output_norm and output 953; the MTP block 40 has no hyper-connections: 10 + 8
+  // and eh_proj, enorm, hnorm, shared_head_norm and its embedding and head copies, 24: 977. The
+  // inventory keeps the checkpoint's kv_b_proj whole (attn_kv_b) where llama.cpp's converter
+  // splits it into attn_k_b and attn_v_b (PR #12801): one tensor fewer in each of the 41 blocks.
+  auto m = catalog_model("xing4.0-29b-a4b");
+  CHECK(m.tensors.size() == 977 - 41);
+  // The cache is MLA's latent, (512 + 64) x 40 layers x 2 B = 46,080 B a token, the design
+  // record's "KV 46,080 bytes a token across the 40 layers, fp16".
+  auto envelope = llmcalc_test::estimate({{"model", "xing4.0-29b-a4b"}, {"weights", "Q4_K_M"}, {"context_tokens", 8192}});
+  REQUIRE(envelope["ok"] == true);
+  CHECK(envelope["result"]["memory"]["kv_cache"]["bytes_per_token"] == 46080);
+}

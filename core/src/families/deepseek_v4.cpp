@@ -70,12 +70,8 @@ void add_layer_tensors(const TensorPrefix& blk, int i, TensorList& out) {
                  arch.o_groups * arch.o_lora_rank, false);
   out.add_linear(blk + "attn_output_b", TensorRole::attn_output, i, arch.o_groups * arch.o_lora_rank, d, false);
   out.add(blk + "attn_sinks.weight", TensorRole::attn_sinks, i, arch.n_heads, 1);
-  for (const char* where : {"attn", "ffn"}) {
-    int64_t mixes = (2 + arch.hc_mult) * arch.hc_mult;
-    out.add(blk + "hc_" + where + "_fn", TensorRole::norm, i, arch.hc_mult * d, mixes);
-    out.add(blk + "hc_" + where + "_base", TensorRole::norm, i, mixes, 1);
-    out.add(blk + "hc_" + where + "_scale", TensorRole::norm, i, 3, 1);
-  }
+  out.add_hyper_connection(blk, "attn", i);
+  out.add_hyper_connection(blk, "ffn", i);
   if (ratio > 0) {
     int64_t width = (ratio == 4 ? 2 : 1) * hd;
     out.add(blk + "attn_compressor.ape", TensorRole::norm, i, width, ratio);
