@@ -112,6 +112,19 @@ TEST_CASE("Unknown families compute as a generic decoder with a warning", "[bad_
   CHECK(spanish["issues"][0]["message"].get<std::string>().rfind("model_type 'brand_new_arch' desconocido: ", 0) == 0);
 }
 
+TEST_CASE("An unknown family with DeepSeek's latent-attention keys caches MLA's latent", "[bad_input][config]") {
+  // A release whose model_type is not known yet but whose config names kv_lora_rank and
+  // qk_rope_head_dim: Xing4.0's config under another name. By hand, its cache is the latent and
+  // the rope key, (512 + 64) x 40 layers x 2 B = 46,080 B a token; as full K and V of 32 heads it
+  // would be 40 x 32 x (192 + 128) x 2 B = 819,200.
+  nlohmann::json config = llmcalc::Catalog::instance().find_model("xing4.0-29b-a4b")->config();
+  config["model_type"] = "brand_new_mla";
+  auto envelope = llmcalc_test::estimate({{"model", config}, {"weights", "Q4_K_M"}});
+  REQUIRE(envelope["ok"] == true);
+  CHECK(envelope["issues"][0]["code"] == "unknown_family");
+  CHECK(envelope["result"]["memory"]["kv_cache"]["bytes_per_token"] == 46080);
+}
+
 TEST_CASE("Hostile requests: huge, deep, odd numbers, wrong types", "[bad_input][request]") {
   // A 10 MB config: extra keys are ignored, the estimate still runs.
   auto config = base_config();
