@@ -995,6 +995,12 @@ std::optional<ArchConfig> read_arch_config(const nlohmann::json& config, const s
                        "biases, untied embeddings unless tie_word_embeddings says so).",
                        "model_type '" + type + "' desconocido: se calcula como un decodificador genérico (RMSNorm, MLP "
                        "con compuerta, sin sesgos, embeddings sin atar salvo que tie_word_embeddings diga lo contrario)."));
+    // One with Qwen3-Next's gated-DeltaNet keys (a Qwen3.5 derivative under a name of its own) is
+    // read as Qwen3.5's layout: as a generic decoder every layer held full K and V and no state.
+    if (text->contains("linear_num_key_heads") && text->contains("linear_num_value_heads")) {
+      arch.model_type = "qwen3_next";
+      arch.split_linear_qkv = true;
+    }
   }
 
   size_t errors_before = issues.list().size();

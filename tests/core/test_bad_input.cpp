@@ -125,6 +125,25 @@ TEST_CASE("An unknown family with DeepSeek's latent-attention keys caches MLA's 
   CHECK(envelope["result"]["memory"]["kv_cache"]["bytes_per_token"] == 46080);
 }
 
+TEST_CASE("An unknown family with gated-DeltaNet keys keeps full K and V only on its full-attention layers", "[bad_input][config]") {
+  // Qwen3.8-27B's config under a model_type of its own (a Qwen3.5 derivative renamed). By hand:
+  // 16 full-attention layers (full_attention_interval 4 of 64) x 4 KV heads x 256 x (K + V) x 2 B =
+  // 65,536 B a token; as a generic decoder all 64 layers held it, 262,144. Its 48 DeltaNet layers'
+  // recurrent state is the one the named family reads.
+  nlohmann::json config = llmcalc::Catalog::instance().find_model("qwen3.8-27b")->config();
+  nlohmann::json renamed = config;
+  renamed["model_type"] = "brand_new_hybrid";
+  renamed["text_config"]["model_type"] = "brand_new_hybrid_text";
+  auto known = llmcalc_test::estimate({{"model", config}, {"context_tokens", 32768}});
+  auto envelope = llmcalc_test::estimate({{"model", renamed}, {"context_tokens", 32768}});
+  REQUIRE(envelope["ok"] == true);
+  REQUIRE(known["ok"] == true);
+  CHECK(envelope["issues"][0]["code"] == "unknown_family");
+  CHECK(envelope["result"]["memory"]["kv_cache"]["bytes_per_token"] == 65536);
+  CHECK(envelope["result"]["memory"]["kv_cache"]["state_bytes"].get<int64_t>() > 0);
+  CHECK(envelope["result"]["memory"]["kv_cache"]["state_bytes"] == known["result"]["memory"]["kv_cache"]["state_bytes"]);
+}
+
 TEST_CASE("Hostile requests: huge, deep, odd numbers, wrong types", "[bad_input][request]") {
   // A 10 MB config: extra keys are ignored, the estimate still runs.
   auto config = base_config();
