@@ -859,9 +859,9 @@ void apply_family_conventions(const nlohmann::json& config, const std::string& p
   arch.mtp_own_embeddings = !is_one_of(type, {"qwen3_next", "glm_moe_dsa"});
   // GLM-4.7-Flash (glm4_moe_lite, modeling_glm4_moe_lite.py) is DeepSeek V3's MLA and MoE at
   // GLM widths, its MTP layer with its own embedding and head copies.
-  // A model_type of its own with DeepSeek's latent-attention keys (Xing4.0's xing4_0, a new
-  // release's before its family is here) is read as DeepSeek's MLA: as a generic decoder its
-  // cache came out a dozen times too large.
+  // A model_type not known yet with DeepSeek's latent-attention keys (a new release before its
+  // family is here, as Xing4.0 was) is read as DeepSeek's MLA: as a generic decoder its cache
+  // came out a dozen times too large.
   if (is_one_of(type, {"deepseek_v2", "deepseek_v3", "kimi_k2", "deepseek_v32", "glm_moe_dsa",
                        "glm4_moe_lite", "kimi_linear"}) ||
       (!known_family(arch) && reader.has("kv_lora_rank") && reader.has("qk_rope_head_dim"))) {

@@ -451,8 +451,9 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
                            [](const LayerSpec& layer) { return layer.attention.msa_indexer; });
     if (msa) flags.push_back({"--block-size", "128"});
     // Stated even at 0.92, the default to v0.33: from v0.34 (November 2026) an unset fraction is
-    // the memory free after start-up less a margin (reported by gpu-fit's v0.4.2 and v1.2.0
-    // release notes; the PR and the margin were not found), a budget this estimate does not model.
+    // the memory free after start-up less a margin (gpu-fit's v0.4.2 and v1.2.0 release notes; the
+    // mechanism is PR #50779's extensible KV cache, whose landed margin was not found), a budget
+    // this estimate does not model.
     flags.push_back({"--gpu-memory-utilization", number(e.gpu_memory_utilization)});
     for (const auto& flag : vllm_parallel_flags(s.parallel)) flags.push_back(flag);
     // A checkpoint that declares its cache type gets it from --kv-cache-dtype auto (scenario.cpp):
