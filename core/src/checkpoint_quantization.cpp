@@ -108,7 +108,7 @@ CheckpointQuantization checkpoint_quantization(const nlohmann::json& config) {
     // warning and the cache stays 16-bit. (compressed-tensors' QuantizationArgs: static and
     // symmetric by default, and no strategy nor group size is per-tensor.)
     std::string strategy = lowered(member(kv, "strategy"));
-    if (sglang_fp8_scheme(kv) && kv->is_object() && boolean(kv, "dynamic") != 1 && boolean(kv, "symmetric") != 0 &&
+    if (kv && kv->is_object() && sglang_fp8_scheme(kv) && boolean(kv, "dynamic") != 1 && boolean(kv, "symmetric") != 0 &&
         (strategy == "tensor" || (strategy.empty() && !member(kv, "group_size")))) {
       found.sglang_kv_cache = "fp8";
     }

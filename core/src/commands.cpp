@@ -90,6 +90,12 @@ std::string prequantized_note(const Scenario& s, const std::string& model_name) 
              "Sirve un checkpoint ya cuantizado a " + s.weights + " (su repositorio en lugar de " + model_name + "). ");
 }
 
+// Whether a 16-bit cache is asked of a checkpoint declaring the cache type `declared` (vLLM's or
+// SGLang's, Scenario): the engine's --kv-cache-dtype auto would take the declared one instead.
+bool overrides_declared_kv(const Scenario& s, const char* declared) {
+  return *declared && (s.kv_type.name == "f16" || s.kv_type.name == "bf16");
+}
+
 // vLLM's and SGLang's note for a 16-bit cache asked of a checkpoint that declares its own.
 const char* declared_kv_note(Language lang) {
   return lang == Language::es ? "Sin esta opción el servidor usa el tipo de caché KV que declara el checkpoint."
@@ -459,7 +465,7 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
     // A checkpoint that declares its cache type gets it from --kv-cache-dtype auto (scenario.cpp):
     // a 16-bit cache needs the flag, which wins over the checkpoint since PRs #38922 (ModelOpt,
     // 2026-04-03) and #42782 (compressed-tensors, 2026-05-16).
-    bool checkpoint_kv_overridden = *s.checkpoint_vllm_kv_cache && (s.kv_type.name == "f16" || s.kv_type.name == "bf16");
+    const bool checkpoint_kv_overridden = overrides_declared_kv(s, s.checkpoint_vllm_kv_cache);
     const bool narrow_kv = s.kv_type.name == "fp8" || s.kv_type.name == "fp8_e5m2" || s.kv_type.name == "nvfp4";
     if ((narrow_kv && s.kv_type.name != s.checkpoint_vllm_kv_cache) || checkpoint_kv_overridden) {
       flags.push_back({"--kv-cache-dtype", narrow_kv ? s.kv_type.name : "bfloat16"});
@@ -510,7 +516,7 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
     for (const auto& flag : sglang_parallel_flags(s.parallel)) flags.push_back(flag);
     // A checkpoint declaring an FP8 cache gets fp8_e4m3 from --kv-cache-dtype auto
     // (scenario.cpp); a 16-bit cache then needs bf16 (an explicit type is never looked up).
-    const bool sglang_kv_overridden = *s.checkpoint_sglang_kv_cache && (s.kv_type.name == "f16" || s.kv_type.name == "bf16");
+    const bool sglang_kv_overridden = overrides_declared_kv(s, s.checkpoint_sglang_kv_cache);
     if (s.kv_type.name == "fp8_e5m2" || (s.kv_type.name == "fp8" && !*s.checkpoint_sglang_kv_cache)) {
       flags.push_back({"--kv-cache-dtype", "fp8_e5m2"});
     }
