@@ -952,6 +952,10 @@ std::optional<ArchConfig> read_arch_config(const nlohmann::json& config, const s
   }
   // Early MiniCPM configs carry no model_type; their architecture names the family.
   if (arch.model_type.empty()) arch.model_type = family_of_architecture(config);
+  // Qwen3-Next's files split ssm_in into attn_qkv and attn_gate since llama.cpp PR #18683
+  // (2026-01-11; 843 tensors where the older files have 807); a family read as Qwen3-Next keeps
+  // the fused form.
+  if (arch.model_type == "qwen3_next") arch.linear_input = LinearInputLayout::qkv_gate;
   arch.family = find_family(arch.model_type);
   if (arch.family && !arch.family->reads_text_as.empty()) arch.model_type = arch.family->reads_text_as;
   if (arch.model_type == "mistral3") arch.model_type = "mistral";
@@ -966,7 +970,7 @@ std::optional<ArchConfig> read_arch_config(const nlohmann::json& config, const s
   // A text-only checkpoint names its config qwen3_5_text / qwen3_5_moe_text (Qwen3.8-2.4T-A95B).
   if (is_one_of(arch.model_type, {"qwen3_5", "qwen3_5_moe", "qwen3_5_text", "qwen3_5_moe_text"})) {
     arch.model_type = "qwen3_next";
-    arch.split_linear_qkv = true;
+    arch.linear_input = LinearInputLayout::qkv_gate_beta_alpha;
   }
   // Kimi K2.5 wraps Kimi K2's language model (text_config.model_type kimi_k2) with a MoonViT tower;
   // Kimi K3 wraps a Kimi Linear one (KDA + MLA, LatentMoE) with another MoonViT.
@@ -999,7 +1003,7 @@ std::optional<ArchConfig> read_arch_config(const nlohmann::json& config, const s
     // read as Qwen3.5's layout: as a generic decoder every layer held full K and V and no state.
     if (text->contains("linear_num_key_heads") && text->contains("linear_num_value_heads")) {
       arch.model_type = "qwen3_next";
-      arch.split_linear_qkv = true;
+      arch.linear_input = LinearInputLayout::qkv_gate_beta_alpha;
     }
   }
 

@@ -62,6 +62,14 @@ struct AudioConfig {
 
 struct FamilyDefinition;
 
+// A gated-DeltaNet layer's input projections in a GGUF file (llama.cpp's converter,
+// conversion/qwen.py and src/models/qwen3next.cpp, qwen35.cpp).
+enum class LinearInputLayout {
+  fused_qkvz,           // ssm_in (q, k, v and z) and ssm_ba: Qwen3-Next's files before PR #18683
+  qkv_gate,             // attn_qkv, attn_gate (z) and ssm_ba: Qwen3-Next's since PR #18683 (2026-01)
+  qkv_gate_beta_alpha,  // attn_qkv, attn_gate, ssm_beta and ssm_alpha: Qwen3.5's
+};
+
 // One flag per layer (0 or 1), not std::vector<bool>, whose bit-packed vector cost 3.8 KB of the
 // module's code (issue #22).
 using LayerFlags = std::vector<char>;
@@ -94,9 +102,8 @@ struct ArchConfig {
   bool full_attention_sinks = true;  // MiMo-V2: sinks on the sliding layers only
   bool attn_output_gate = false;   // Qwen3-Next: q_proj also emits a sigmoid gate
   bool head_output_gate = false;   // one gate value per query head (g_proj, hidden -> heads)
-  // Gated-DeltaNet input as llama.cpp's Qwen3.5 converter writes it: attn_qkv and attn_gate (z),
-  // ssm_beta and ssm_alpha, where Qwen3-Next's files fuse ssm_in (q, k, v, z) and ssm_ba.
-  bool split_linear_qkv = false;
+  // Gated-DeltaNet input projections as llama.cpp's converter writes them (LinearInputLayout).
+  LinearInputLayout linear_input = LinearInputLayout::fused_qkvz;
   // Gemma 4: full-attention layers use global_head_dim, and with k_eq_v take V from the k_proj
   // output (no v_proj); their KV heads are in layer_kv_heads.
   int64_t global_head_dim = 0;

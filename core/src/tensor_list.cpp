@@ -119,20 +119,24 @@ void TensorList::add_vit_tower(int64_t patch_values, int64_t width, int64_t mlp,
   for (int64_t layer = 0; layer < layers; ++layer) add_vit_block("v.blk." + std::to_string(layer) + ".", width, mlp);
 }
 
-// Qwen3-Next gated DeltaNet (modeling_qwen3_next.py Qwen3NextGatedDeltaNet). Qwen3.5's files name
-// its input projections as llama.cpp's src/models/qwen35.cpp and qwen35moe.cpp load them (read in
-// the erm14254/llama.cpp-minimax-m3-combined fork at 7e743c3a, 2026-07-23): attn_qkv, attn_gate,
-// ssm_beta and ssm_alpha; its src/llama-quant.cpp gives every attn_qkv the attn_v rules.
+// Qwen3-Next gated DeltaNet (modeling_qwen3_next.py Qwen3NextGatedDeltaNet), its input
+// projections named as llama.cpp's converter writes them (conversion/qwen.py at 03173d5e,
+// src/models/qwen3next.cpp at 02ebd8f7; Qwen3.5's as src/models/qwen35.cpp and qwen35moe.cpp load
+// them, read in the erm14254/llama.cpp-minimax-m3-combined fork at 7e743c3a, 2026-07-23). Its
+// src/llama-quant.cpp gives every attn_qkv the attn_v rules (since PR #19770).
 void TensorList::add_linear_attention(const TensorPrefix& blk, int i) {
   int64_t key_dim = arch_.linear_k_heads * arch_.linear_k_head_dim;
   int64_t value_dim = arch_.linear_v_heads * arch_.linear_v_head_dim;
-  if (arch_.split_linear_qkv) {
+  if (arch_.linear_input == LinearInputLayout::fused_qkvz) {
+    add_linear(blk + "ssm_in", TensorRole::ssm_in, i, arch_.hidden, 2 * key_dim + 2 * value_dim, false);
+  } else {
     add_linear(blk + "attn_qkv", TensorRole::linear_qkv, i, arch_.hidden, 2 * key_dim + value_dim, false);
     add_linear(blk + "attn_gate", TensorRole::ssm_in, i, arch_.hidden, value_dim, false);
+  }
+  if (arch_.linear_input == LinearInputLayout::qkv_gate_beta_alpha) {
     add_linear(blk + "ssm_beta", TensorRole::ssm_in, i, arch_.hidden, arch_.linear_v_heads, false);
     add_linear(blk + "ssm_alpha", TensorRole::ssm_in, i, arch_.hidden, arch_.linear_v_heads, false);
   } else {
-    add_linear(blk + "ssm_in", TensorRole::ssm_in, i, arch_.hidden, 2 * key_dim + 2 * value_dim, false);
     add_linear(blk + "ssm_ba", TensorRole::ssm_in, i, arch_.hidden, 2 * arch_.linear_v_heads, false);
   }
   add(blk + "ssm_conv1d.weight", TensorRole::ssm_conv, i, arch_.linear_conv_kernel,

@@ -107,6 +107,41 @@ TEST_CASE("Predicted GGUF tensor data matches published sizes within 1%", "[gguf
   CHECK(pairs >= 150);
 }
 
+TEST_CASE("Qwen3-Next's files since llama.cpp PR #18683: attn_qkv and attn_gate, 843 tensors, Q4_K_M by hand", "[gguf][weights][qwen3_next]") {
+  // PR #18683 (2026-01-11) has the converter split each DeltaNet layer's ssm_in {2048, 12288}
+  // into attn_qkv {2048, 8192} and attn_gate {2048, 4096}, ssm_ba staying one tensor: 807 tensors
+  // become 843. Load logs of files made after it print 843 (unsloth's Qwen3-Coder-Next
+  // UD-Q4_K_XL, ikawrakow/ik_llama.cpp#1294; bartowski's Coder-Next abliterated Q6_K,
+  // ggml-org/llama.cpp#27727). Qwen3-Coder-Next ships no MTP weights.
+  auto m = llmcalc_test::catalog_model("qwen3-coder-next");
+  CHECK(std::count_if(m.tensors.begin(), m.tensors.end(),
+                      [](const llmcalc::TensorSpec& t) { return t.part == llmcalc::ModelPart::text; }) == 843);
+  // Q4_K_M (src/llama-quant.cpp at 007dbbf3, after PR #19770): attn_qkv counts with attn_v, so
+  // use_more_bits(i, 48) over the 48 layers in order gives Q6_K to layers 0-5, 8, 11, ..., 41
+  // and 42-47 (24): attn_v at 3, 11, 23, 35, 43, 47 (6 x 2,048 x 512) and attn_qkv at the other
+  // 18 (18 x 2,048 x 8,192); ffn_down of experts and shared expert on the same 24 layers
+  // (24 x (512 x 2,048 x 512 + 512 x 2,048)); output 151,936 x 2,048. Q6_K weights:
+  // 6,291,456 + 301,989,888 + 12,884,901,888 + 25,165,824 + 311,164,928 = 13,529,513,984,
+  // x 210 / 256 = 11,098,429,440 B. F32: the routers (48 x 2,048 x 512, the converter's F32) and
+  // the 1-D tensors and conv1d (1,489,664 values): 207,285,248 B. Q4_K: the rest of the Hub's
+  // 79,674,391,296 parameters, 66,093,056,000 x 144 / 256 = 37,177,344,000 B.
+  llmcalc::Issues issues;
+  auto plan = llmcalc::plan_weights(m, "Q4_K_M", "/weights", issues, false, true);
+  REQUIRE(plan);
+  CHECK(plan->bytes_by_storage.at("Q6_K") == 11098429440LL);
+  CHECK(plan->bytes_by_storage.at("Q4_K") == 37177344000LL);
+  CHECK(plan->bytes_by_storage.at("F32") == 207285248LL);
+  // Against a real file: lmstudio-community's Qwen3-Coder-Next-Q4_K_M.gguf is 48.49 GB (an LM
+  // Studio inventory, search-index file id 27702692808). Its header is about 5,786,464 B: Qwen's
+  // own Qwen3-Next-80B-A3B-Instruct Q4_K_M, made before the PR, is 48,410,988,384 B (tests/data/
+  // gguf_file_sizes.json) over the fused layout's 48,405,201,920 B of tensors (the sum above less
+  // 18 attn_qkv moving from Q6_K to Q4_K: 18 x 16,777,216 x 66 / 256 = 77,856,768; LM Studio's log
+  // of that layout prints "file size = 45.08 GiB", lmstudio-ai/lmstudio-bug-tracker#1266). The
+  // split layout gives 48.49 GB; the fused one would give 48.41.
+  CHECK(std::round((plan->total_bytes + 5786464.0) / 1e7) == 4849);
+  CHECK_FALSE(issues.has_errors());
+}
+
 TEST_CASE("Q8_0 and BF16 weights of Llama 3.1 8B by hand", "[gguf][weights]") {
   auto model = llmcalc_test::catalog_model("llama-3.1-8b");
   llmcalc::Issues issues;
