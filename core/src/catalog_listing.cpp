@@ -52,7 +52,7 @@ std::string catalog_json() {
                            {"devices", std::move(devices)},
                            {"links", std::move(links)},
                            {"weight_formats", weight_format_ids()},
-                           {"kv_cache_types", {"f16", "bf16", "fp8", "q8_0", "q4_0"}},
+                           {"kv_cache_types", {"auto", "f16", "bf16", "fp8", "q8_0", "q4_0"}},
                            {"engines", {"llama.cpp", "ollama", "vllm", "sglang", "mlx",
                                         "transformers"}}};
   return envelope(issues, std::move(result));

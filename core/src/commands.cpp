@@ -93,7 +93,7 @@ std::string prequantized_note(const Scenario& s, const std::string& model_name) 
 // Whether a 16-bit cache is asked of a checkpoint declaring the cache type `declared` (vLLM's or
 // SGLang's, Scenario): the engine's --kv-cache-dtype auto would take the declared one instead.
 bool overrides_declared_kv(const Scenario& s, const char* declared) {
-  return *declared && (s.kv_type.name == "f16" || s.kv_type.name == "bf16");
+  return s.kv_named && *declared && (s.kv_type.name == "f16" || s.kv_type.name == "bf16");
 }
 
 // vLLM's and SGLang's note for a 16-bit cache asked of a checkpoint that declares its own.
@@ -364,7 +364,7 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
     }
     if (!e.flash_attention) flags.push_back({"-fa", "off"});
     if (e.ubatch_tokens != 512) flags.push_back({"-ub", std::to_string(e.ubatch_tokens)});
-    if (s.kv_type.name != "f16") {
+    if (s.kv_named && s.kv_type.name != "f16") {
       std::string type = s.kv_type.name == "fp8" ? "q8_0" : s.kv_type.name;
       flags.push_back({"--cache-type-k", type});
       flags.push_back({"--cache-type-v", type});
@@ -423,7 +423,7 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
     if (!s.context_auto) env["OLLAMA_CONTEXT_LENGTH"] = ctx;
     if (s.batch > 1) env["OLLAMA_NUM_PARALLEL"] = seqs;
     if (!e.flash_attention) env["OLLAMA_FLASH_ATTENTION"] = "0";
-    if (s.kv_type.name == "q8_0" || s.kv_type.name == "q4_0") env["OLLAMA_KV_CACHE_TYPE"] = s.kv_type.name;
+    if (s.kv_named && (s.kv_type.name == "q8_0" || s.kv_type.name == "q4_0")) env["OLLAMA_KV_CACHE_TYPE"] = s.kv_type.name;
     // Passed through to llama-server (envconfig), and then left as given (rule ollama_mmproj_offload).
     if (e.fit && e.fit_target_bytes != 1024 * kMiB) env["LLAMA_ARG_FIT_TARGET"] = std::to_string(e.fit_target_bytes / kMiB);
     std::string env_line;
@@ -467,7 +467,7 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
     // 2026-04-03) and #42782 (compressed-tensors, 2026-05-16).
     const bool checkpoint_kv_overridden = overrides_declared_kv(s, s.checkpoint_vllm_kv_cache);
     const bool narrow_kv = s.kv_type.name == "fp8" || s.kv_type.name == "fp8_e5m2" || s.kv_type.name == "nvfp4";
-    if ((narrow_kv && s.kv_type.name != s.checkpoint_vllm_kv_cache) || checkpoint_kv_overridden) {
+    if ((s.kv_named && narrow_kv && s.kv_type.name != s.checkpoint_vllm_kv_cache) || checkpoint_kv_overridden) {
       flags.push_back({"--kv-cache-dtype", narrow_kv ? s.kv_type.name : "bfloat16"});
     }
     if (e.kv_cache_memory_bytes > 0) flags.push_back({"--kv-cache-memory-bytes", std::to_string(e.kv_cache_memory_bytes)});
@@ -517,7 +517,7 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
     // A checkpoint declaring an FP8 cache gets fp8_e4m3 from --kv-cache-dtype auto
     // (scenario.cpp); a 16-bit cache then needs bf16 (an explicit type is never looked up).
     const bool sglang_kv_overridden = overrides_declared_kv(s, s.checkpoint_sglang_kv_cache);
-    if (s.kv_type.name == "fp8_e5m2" || (s.kv_type.name == "fp8" && !*s.checkpoint_sglang_kv_cache)) {
+    if (s.kv_named && (s.kv_type.name == "fp8_e5m2" || (s.kv_type.name == "fp8" && !*s.checkpoint_sglang_kv_cache))) {
       flags.push_back({"--kv-cache-dtype", "fp8_e5m2"});
     }
     if (sglang_kv_overridden) flags.push_back({"--kv-cache-dtype", "bf16"});

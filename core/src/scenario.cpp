@@ -346,16 +346,19 @@ std::optional<Scenario> resolve_scenario(const nlohmann::json& request, Issues& 
                  "engine must be llama.cpp, ollama, vllm, sglang, mlx or transformers.");
   }
   // vLLM's and SGLang's --kv-cache-dtype auto take the cache type a quantized checkpoint declares
-  // (checkpoint_quantization.cpp); a request naming kv_cache is the explicit flag.
+  // (checkpoint_quantization.cpp); a request naming kv_cache is the explicit flag, "auto" (or
+  // none) the engine's default.
   const char* declared_kv = s.engine.engine == "vllm"     ? s.checkpoint_vllm_kv_cache
                             : s.engine.engine == "sglang" ? s.checkpoint_sglang_kv_cache
                                                           : "";
   const char* kv_default = *declared_kv ? declared_kv : "f16";
   std::string kv_name = reader.string("kv_cache", 16, std::string(kv_default)).value_or(kv_default);
+  s.kv_named = request.contains("kv_cache") && !request.at("kv_cache").is_null() && kv_name != "auto";
+  if (!s.kv_named) kv_name = kv_default;
   if (auto kv = find_kv_type(kv_name)) {
     s.kv_type = *kv;
   } else {
-    issues.error("unknown_kv_type", "/kv_cache", "kv_cache must be f16, bf16, fp8, q8_0 or q4_0.");
+    issues.error("unknown_kv_type", "/kv_cache", "kv_cache must be auto, f16, bf16, fp8, q8_0 or q4_0.");
   }
   s.engine.flash_attention = reader.boolean("flash_attention", true).value_or(true);
   bool ubatch_given = request.contains("ubatch") && !request.at("ubatch").is_null();

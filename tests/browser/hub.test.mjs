@@ -119,12 +119,19 @@ test('a config-only repository gives the catalog entry\'s figures, fetched only 
   await context.close();
 });
 
-test('a ModelOpt checkpoint: hf_quant_config.json gives NVFP4 weights and vLLM the flag that keeps a 16-bit cache', async () => {
+test('a ModelOpt checkpoint: hf_quant_config.json gives NVFP4 weights, vLLM its declared cache, and a 16-bit cache named its flag', async () => {
   const { context, page, errors } = await openRouted(`${suite.base}/index.html`);
   await fetchRepo(page, 'nvidia/Llama-3.1-8B-Instruct-NVFP4', 'config.json of nvidia/Llama-3.1-8B-Instruct-NVFP4');
   assert.equal(await page.locator('llm-calc #f-weights').inputValue(), 'NVFP4');
+  // The KV menu's "auto" is each engine's default: vLLM's takes the checkpoint's cache unflagged.
+  assert.equal(await page.locator('llm-calc #f-kv').inputValue(), 'auto');
+  const vllmAuto = await page.locator('llm-calc .command[data-engine="vllm"]').textContent();
+  assert.match(vllmAuto, /vllm serve nvidia\/Llama-3\.1-8B-Instruct-NVFP4 /);
+  assert.doesNotMatch(vllmAuto, /--kv-cache-dtype/);
+  await page.locator('llm-calc #f-kv').selectOption('f16');
+  await page.waitForFunction(() => /--kv-cache-dtype bfloat16/.test(document.querySelector('llm-calc').shadowRoot
+    .querySelector('.command[data-engine="vllm"]').textContent));
   const vllm = await page.locator('llm-calc .command[data-engine="vllm"]').textContent();
-  assert.match(vllm, /vllm serve nvidia\/Llama-3\.1-8B-Instruct-NVFP4 .*--kv-cache-dtype bfloat16/);
   assert.match(vllm, /the KV cache type the checkpoint declares/);
   assert.doesNotMatch(vllm, /--quantization/);
   assert.deepEqual(errors, []);

@@ -820,6 +820,10 @@ TEST_CASE("SGLang gives a checkpoint declaring an FP8 KV cache fp8_e4m3, never N
   };
   auto declared = run(config, {});
   CHECK(declared["scenario"]["kv_cache"] == "fp8");
+  // "auto", the page's default, is the same engine default; llama.cpp's is f16 whatever the
+  // checkpoint declares.
+  CHECK(run(config, {{"kv_cache", "auto"}})["scenario"]["kv_cache"] == "fp8");
+  CHECK(run(config, {{"kv_cache", "auto"}, {"engine", "llama.cpp"}})["scenario"]["kv_cache"] == "f16");
   CHECK(declared["memory"]["kv_cache"]["bytes_per_token"] == 32768);
   CHECK(std::fabs(268343 * 16384.0 / (1 << 30) - 4.09) < 0.005);  // the log's rounding
   CHECK(std::fabs(117125 * 16384.0 / (1 << 30) - 1.79) < 0.005);
@@ -853,12 +857,21 @@ TEST_CASE("SGLang gives a checkpoint declaring an FP8 KV cache fp8_e4m3, never N
   llama["quantization_config"]["kv_cache_scheme"]["dynamic"] = true;
   CHECK(run(llama, {{"hardware", "rtx-4090"}, {"context_tokens", 8192}})["memory"]["kv_cache"]["bytes_per_token"] == 131072);
   CHECK(run(llama, {{"hardware", "rtx-4090"}, {"context_tokens", 8192}, {"engine", "vllm"}})["scenario"]["kv_cache"] == "fp8");
-  // Another engine's estimate keeps its own 16-bit default; the SGLang command beside it then
-  // needs the flag all the same.
+  // Another engine's estimate keeps its own 16-bit default; the SGLang command beside it keeps
+  // SGLang's (no flag) unless a 16-bit cache was named, which it then needs the flag for.
   llama["quantization_config"]["kv_cache_scheme"]["dynamic"] = false;
   auto other = run(llama, {{"hardware", "rtx-4090"}, {"context_tokens", 8192}, {"engine", "llama.cpp"}, {"weights", "Q4_K_M"}});
   CHECK(other["memory"]["kv_cache"]["bytes_per_token"] == 131072);
-  CHECK(other["commands"]["sglang"]["flags"]["--kv-cache-dtype"] == "bf16");
+  CHECK_FALSE(other["commands"]["sglang"]["flags"].contains("--kv-cache-dtype"));
+  auto named = run(llama, {{"hardware", "rtx-4090"}, {"context_tokens", 8192}, {"engine", "llama.cpp"},
+                           {"weights", "Q4_K_M"}, {"kv_cache", "f16"}});
+  CHECK(named["commands"]["sglang"]["flags"]["--kv-cache-dtype"] == "bf16");
+  // Under vLLM "auto" gives the declared fp8: the llama.cpp command beside it keeps llama.cpp's
+  // f16 (no -ctk), as the SGLang one its own default.
+  auto under_vllm = run(llama, {{"hardware", "rtx-4090"}, {"context_tokens", 8192}, {"engine", "vllm"}, {"kv_cache", "auto"}});
+  CHECK(under_vllm["scenario"]["kv_cache"] == "fp8");
+  CHECK_FALSE(under_vllm["commands"]["vllm"]["flags"].contains("--kv-cache-dtype"));
+  CHECK(under_vllm["commands"]["llama.cpp"]["command"].get<std::string>().find("--cache-type-k") == std::string::npos);
 }
 
 TEST_CASE("vLLM's hybrid pages: Nemotron 3.5 Lightning NVFP4 on a DGX Spark against its v0.27.1 log", "[engines][vllm][engine_logs]") {

@@ -6,7 +6,7 @@ const STATE_VERSION = '1';
 const DEFAULTS = {
   model: 'llama-3.1-8b',
   weights: 'Q4_K_M',
-  kv: 'f16',
+  kv: 'auto',         // the engine's default: f16, or the cache a vLLM / SGLang checkpoint declares
   ctx: 8192,
   prompt: 512,
   batch: 1,

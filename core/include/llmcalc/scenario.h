@@ -42,6 +42,9 @@ struct Scenario {
   /// and the rank ladder switch formats), else 0.
   int64_t exact_weights_bytes() const { return weights == weights_bytes_format ? weights_bytes : 0; }
   KvType kv_type{"f16", 1, 2};
+  // The request named the cache type; "auto" or none: each engine's default, so the commands
+  // of the engines not estimated pass no cache flag.
+  bool kv_named = false;
   // What a custom model's config.json says of a quantized checkpoint: its format (the weights
   // when the request names none) and the KV cache vLLM's and SGLang's default (--kv-cache-dtype
   // auto) give it, or "" (static names: a Scenario is copied in many places, and two more
