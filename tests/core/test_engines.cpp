@@ -522,20 +522,21 @@ TEST_CASE("Ollama keeps its context and moves layers; a default that fails is re
 
 TEST_CASE("vLLM: the KV budget by hand", "[engines][vllm]") {
   // Llama 3.1 8B BF16 on an H100 SXM 80 GiB, vLLM v0.31 defaults:
-  //   total the driver reports: 80 GiB - 512 MiB = 85,362,475,008
-  //   x 0.92 (floor)                               = 78,533,477,007
+  //   total the driver reports: 79.18 GiB (data/devices/h100-sxm.json, from vLLM's startup lines)
+  //                                                = 85,018,877,624
+  //   x 0.92 (floor)                               = 78,217,367,414
   //   - weights 8,030,261,248 x 2                  = 16,060,522,496
   //   - activations: 8,192 tokens (>= 70 GiB, not A100, under 160 GiB: vllm/engine/arg_utils.py
   //     get_batch_defaults at v0.28.0) x (6 x 14,336 + 6 x 4,096)                   =    905,969,664
   //   - sampler: 1,024 requests x 128,256 x 18 B (bf16 logits, f32 copy, top-k/top-p sort's f32
   //     values and int64 indices)              =  2,364,014,592
   //   - non-torch 256 MiB and CUDA graphs 400 MiB  =    687,865,856
-  //   = 58,515,104,399 B, / 131,072 B per token (32 x 8 x 128 x 2 x 2) = 446,434 tokens.
+  //   = 58,198,994,806 B, / 131,072 B per token (32 x 8 x 128 x 2 x 2) = 444,023 tokens.
   auto r = result_of({{"model", "llama-3.1-8b"}, {"weights", "BF16"}, {"engine", "vllm"},
                       {"hardware", "h100-sxm"}, {"context_tokens", 8192}});
-  CHECK(r["memory"]["usable_bytes"] == 78533477007LL);
-  CHECK(r["memory"]["kv_pool_bytes"] == 58515104399LL);
-  CHECK(r["memory"]["kv_capacity_tokens"] == 446434);
+  CHECK(r["memory"]["usable_bytes"] == 78217367414LL);
+  CHECK(r["memory"]["kv_pool_bytes"] == 58198994806LL);
+  CHECK(r["memory"]["kv_capacity_tokens"] == 444023);
   CHECK(r["scenario"]["max_num_batched_tokens"] == 8192);
   // --max-model-len auto: the native 131,072 fits one request, so it stays.
   auto automatic = result_of({{"model", "llama-3.1-8b"}, {"weights", "BF16"}, {"engine", "vllm"},
@@ -581,13 +582,13 @@ TEST_CASE("SGLang: mem_fraction_static by hand", "[engines][sglang]") {
     return result_of(request)["scenario"]["mem_fraction_static"].get<double>();
   };
   const nlohmann::json llama = {{"model", "llama-3.1-8b"}, {"weights", "BF16"}, {"engine", "sglang"}};
-  // H100 80 GiB (81,920 MiB), TP 1: the 60-160 GiB tier, chunked prefill 8,192, decode graph
-  // batch 256: 512 + 12,288 + 128 + 2 x 256 + 8 x 58 = 13,904 (above the 10 GiB floor):
-  // 68,016 / 81,920 = 0.8303 -> 0.830.
+  // H100 80 GiB, 79.18 GiB (81,080.32 MiB) as torch reports it (data/devices/h100-sxm.json), TP 1:
+  // the 60-160 GiB tier, chunked prefill 8,192, decode graph batch 256: 512 + 12,288 + 128 + 2 x
+  // 256 + 8 x 58 = 13,904 (above the 10 GiB floor): 67,176.32 / 81,080.32 = 0.8285 -> 0.829.
   nlohmann::json h100_request = llama;
   h100_request["hardware"] = "h100-sxm";
   auto h100 = result_of(h100_request);
-  CHECK(h100["scenario"]["mem_fraction_static"].get<double>() == Approx(0.830));
+  CHECK(h100["scenario"]["mem_fraction_static"].get<double>() == Approx(0.829));
   // RTX 4090 (24,576 MiB): the 20-35 GiB tier, 4,096 and 48 (PR #37898): 512 + 6,144 + 128 + 96 +
   // 8 x 50 = 7,280: 17,296 / 24,576 = 0.7038 -> 0.704.
   nlohmann::json rtx = llama;
@@ -600,25 +601,25 @@ TEST_CASE("SGLang: mem_fraction_static by hand", "[engines][sglang]") {
   stages["parallel"] = {{"pipeline", 2}};
   CHECK(fraction(stages) == Approx(0.715));
   // MLA (GLM-4.7-Flash) on the H100: the prefill graph reserves 1.5 GiB: 512 + 12,288 + 128 +
-  // 512 + 1,536 = 14,976: 66,944 / 81,920 = 0.8172 -> 0.817.
+  // 512 + 1,536 = 14,976: 66,104.32 / 81,080.32 = 0.8153 -> 0.815.
   CHECK(fraction({{"model", "glm-4.7-flash"}, {"weights", "BF16"}, {"engine", "sglang"}, {"hardware", "h100-sxm"}}) ==
-        Approx(0.817));
-  // Kimi Delta Attention (Kimi Linear) keeps no prefill graph: 13,440: 0.8359 -> 0.836.
+        Approx(0.815));
+  // Kimi Delta Attention (Kimi Linear) keeps no prefill graph: 13,440: 0.8342 -> 0.834.
   CHECK(fraction({{"model", "kimi-linear-48b-a3b"}, {"weights", "BF16"}, {"engine", "sglang"}, {"hardware", "h100-sxm"}}) ==
-        Approx(0.836));
-  // Qwen3-VL 8B, multimodal: no prefill graph (0.836), then 0.95 x (1 - 0.1 x (24 x 1,152^2 /
+        Approx(0.834));
+  // Qwen3-VL 8B, multimodal: no prefill graph (0.834), then 0.95 x (1 - 0.1 x (24 x 1,152^2 /
   // (24 x 1,024^2) - 1)) = 0.95 x 0.97344 (its vision_config names no num_hidden_layers: 24).
   CHECK(fraction({{"model", "qwen3-vl-8b-instruct"}, {"weights", "BF16"}, {"engine", "sglang"}, {"hardware", "h100-sxm"}}) ==
-        Approx(0.836 * 0.95 * (1.0 - 0.1 * (1152.0 * 1152.0 / (1024.0 * 1024.0) - 1.0))));
+        Approx(0.834 * 0.95 * (1.0 - 0.1 * (1152.0 * 1152.0 / (1024.0 * 1024.0) - 1.0))));
   // Eight H100s with data-parallel attention (--tp 8 --dp 8): decode batch 512, plus 3 and 1.5 MB
   // per slot and rank: 1,024 + 12,288 + 6,144 + 464 = 19,920; 512 + 12,288 + 1,024 + 19,920 =
-  // 33,744: 48,176 / 81,920 = 0.5881 -> 0.588.
+  // 33,744: 47,336.32 / 81,080.32 = 0.5838 -> 0.584.
   nlohmann::json attention_dp = h100_request;
   attention_dp["devices"] = 8;
   attention_dp["parallel"] = {{"data", 8}};
-  CHECK(fraction(attention_dp) == Approx(0.588));
-  // The pool: 0.830 x (80 GiB - 512 MiB) - weights, per token 131,072 B.
-  int64_t pool = static_cast<int64_t>(0.830 * 85362475008.0) - 16060522496LL;
+  CHECK(fraction(attention_dp) == Approx(0.584));
+  // The pool: 0.829 x 79.18 GiB - weights, per token 131,072 B.
+  int64_t pool = static_cast<int64_t>(0.829 * 85018877624.0) - 16060522496LL;
   CHECK(h100["memory"]["kv_pool_bytes"] == pool);
   CHECK(h100["memory"]["kv_capacity_tokens"] == pool / 131072);
   // Sliding layers take 0.8 x the full layers' tokens: gpt-oss-120b's per-token cost is
@@ -667,14 +668,14 @@ TEST_CASE("SGLang: a hybrid model's recurrent states take 0.9 / 1.9 of what the 
   // Qwen3-Next-80B-A3B BF16 on four H100s (tp 4): 36 Gated DeltaNet layers of 32 value heads x 128
   // x 128 + 3 x (2 x 16 x 128 + 32 x 128) = 548,864 f32 elements, a quarter per rank: 548,864 B x 36
   // = 19,759,104 B per request; 12 full layers with 2 KV heads, one per rank: 12 x 256 x 2 x 2 =
-  // 12,288 B per token. mem_fraction_static 0.819 (512 + 12,288 + 512 + 2 x 512 + 8 x 58 = 14,800 of
-  // 81,920 MiB), of 80 GiB less 512 MiB.
+  // 12,288 B per token. mem_fraction_static 0.817 (512 + 12,288 + 512 + 2 x 512 + 8 x 58 = 14,800 of
+  // the 81,080.32 MiB torch reports: 0.8175), of those 79.18 GiB.
   auto next = result_of({{"model", "qwen3-next-80b-a3b"}, {"weights", "BF16"}, {"engine", "sglang"},
                          {"hardware", "h100-sxm"}, {"devices", 4}, {"context_tokens", 32768}});
-  CHECK(next["scenario"]["mem_fraction_static"].get<double>() == Approx(0.819));
+  CHECK(next["scenario"]["mem_fraction_static"].get<double>() == Approx(0.817));
   const auto& memory = next["memory"];
   const int64_t weights = memory["per_device"][0]["weights_bytes"].get<int64_t>();
-  const int64_t rest = static_cast<int64_t>(0.819 * 85362475008.0) - weights;
+  const int64_t rest = static_cast<int64_t>(0.817 * 85018877624.0) - weights;
   const int64_t per_request = 19759104;
   const int64_t slots = static_cast<int64_t>(static_cast<double>(rest) * 0.9 / 1.9) / per_request;
   const int64_t pool = rest - slots * per_request;
