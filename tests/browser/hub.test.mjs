@@ -125,9 +125,14 @@ test('a ModelOpt checkpoint: hf_quant_config.json gives NVFP4 weights, vLLM its 
   assert.equal(await page.locator('llm-calc #f-weights').inputValue(), 'NVFP4');
   // The KV menu's "auto" is each engine's default: vLLM's takes the checkpoint's cache unflagged.
   assert.equal(await page.locator('llm-calc #f-kv').inputValue(), 'auto');
+  assert.equal(await page.locator('llm-calc #f-kv option[value="auto"]').textContent(), 'auto (f16)');  // llama.cpp's
   const vllmAuto = await page.locator('llm-calc .command[data-engine="vllm"]').textContent();
   assert.match(vllmAuto, /vllm serve nvidia\/Llama-3\.1-8B-Instruct-NVFP4 /);
   assert.doesNotMatch(vllmAuto, /--kv-cache-dtype/);
+  // Estimated for vLLM, "auto" is the checkpoint's FP8 cache (hf_quant_config's kv_cache_quant_algo).
+  await page.locator('llm-calc #f-engine').selectOption('vllm');
+  await page.waitForFunction(() => document.querySelector('llm-calc').shadowRoot
+    .querySelector('#f-kv option[value="auto"]').textContent === 'auto (fp8)');
   await page.locator('llm-calc #f-kv').selectOption('f16');
   await page.waitForFunction(() => /--kv-cache-dtype bfloat16/.test(document.querySelector('llm-calc').shadowRoot
     .querySelector('.command[data-engine="vllm"]').textContent));

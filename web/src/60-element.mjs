@@ -826,6 +826,8 @@ class LlmCalcElement extends HTMLElement {
     ui.warnings.hidden = warnings.length === 0;
     const r = envelope.result;
     const m = r.memory;
+    // The KV menu's "auto" says which cache the engine's default gives (a checkpoint's own under vLLM).
+    ui.kv.options[0].textContent = 'auto (' + r.scenario.kv_cache + ')';
     // llama.cpp and Ollama load a vision model's projector (mmproj) beside its text.
     const projector = m.projector_bytes || 0;
     const used = m.weights_bytes + m.kv_cache_bytes + m.overhead_bytes + projector;
