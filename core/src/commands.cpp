@@ -472,6 +472,8 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
     }
     if (e.kv_cache_memory_bytes > 0) flags.push_back({"--kv-cache-memory-bytes", std::to_string(e.kv_cache_memory_bytes)});
     if (!e.prefix_caching) flags.push_back({"--no-enable-prefix-caching", ""});
+    // A vision model served for text (request mmproj false): no tower loaded nor profiled.
+    if (!e.mmproj && !s.model.vision_kind.empty()) flags.push_back({"--language-model-only", ""});
     if (s.port != 8000) flags.push_back({"--port", port});
     std::string quantization = server_quantization(s);
     if (!quantization.empty()) flags.push_back({"--quantization", quantization});

@@ -15,7 +15,11 @@ namespace {
 
 // llama.cpp and Ollama load a GGUF, the language model alone whatever its type (a 16-bit one
 // too); a vision model's towers come from its mmproj file (the projector in the memory estimate).
-bool text_only_file(const Scenario& s) { return is_llama_cpp_family(s.engine.engine); }
+// vLLM with --language-model-only (request mmproj false) builds no tower (PR #32605's
+// _mark_tower_model: towers whose modalities are all limited to 0 are not created).
+bool text_only_file(const Scenario& s) {
+  return is_llama_cpp_family(s.engine.engine) || (s.engine.engine == "vllm" && !s.engine.mmproj);
+}
 
 // Plans of catalog models depend only on (model, format, imatrix, a text-only file): computed once
 // per process, so moving a slider does not re-place every tensor.

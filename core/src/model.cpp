@@ -34,6 +34,12 @@ std::optional<ModelSpec> build_model(const nlohmann::json& config, const std::st
     model.vision_mlp = arch->vision->intermediate;
     model.vision_patch = arch->vision->patch_size;
     model.vision_heads = arch->vision->heads;
+    const VisionConfig& v = *arch->vision;
+    if (v.kind == "qwen3_vl") {
+      model.vision_patch_values = v.channels * v.temporal_patch * v.patch_size * v.patch_size;
+      model.vision_merge_unit = v.adapter_in / v.hidden;
+      model.vision_embed_width = v.projector_out * (1 + v.deepstack_mergers);
+    }
   }
   model.fp8_checkpoint_keeps = arch->fp8_checkpoint_keeps;
   model.ssm_state_dtype_bytes = arch->ssm_state_dtype_bytes;

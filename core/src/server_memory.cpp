@@ -224,23 +224,58 @@ PoolShape pool_shape(const ModelSpec& model, const Hardware& hardware, const Mem
   return shape;
 }
 
-// The profiling run's torch peak on one rank of a pipeline stage: bf16 gate/up, activation and
-// residual tensors of max_num_batched_tokens tokens, (6 x ffn / tp + 6 x hidden) bytes per token,
-// on every stage (each runs all the tokens through its own layers); the last stage alone then runs
-// the sampler (profile_run: "only run sampler/pooler on last PP rank") on min(max_num_seqs, tokens)
-// requests (gpu_model_runner.py _dummy_sampler_run, which sets top-k and top-p for the worst
-// case): bf16 logits, their f32 copy and the top-k/top-p sort's f32 values and int64 indices,
-// 18 bytes per vocabulary entry. (Model Runner V2's sampler skips top-k/top-p and vLLM keeps
-// one torch peak rather than a sum; the 2026 logs in tests/data/engine_logs.json fit the summed
-// 18-byte form better, median 0.35 against 0.69 GiB, so it stays.)
+// vLLM profiles a multimodal model's encoder first (gpu_model_runner.py profile_run): its tower runs
+// on as many inputs of the largest size the processor accepts as the encoder budget,
+// max(max_num_batched_tokens, one input's tokens), holds ("Encoder cache will be initialized with a
+// budget of 16384 tokens, and profiled with 1 image items of the maximum feature size", the Qwen3.5
+// and 3.6 logs of tests/data/engine_logs.json). Qwen3-VL towers (Qwen3-VL, Qwen3.5, 3.6, 3.8): an
+// image of at most 16,384 tokens (the preprocessors' longest_edge, 16,777,216 pixels, over 32 x 32
+// pixels per merged token). The tower's peak is in a block's MLP (models/qwen3_vl.py
+// Qwen3_VisionTransformer.forward, Qwen3_VisionMLP; the tower's linears split over the tensor ranks):
+// the f32 pixel rows, and in bf16 the position embeddings, the block's input and its norm (tower
+// width each), fc1's output and its activation (MLP width / ranks each). Its output stays in the
+// encoder cache through the language model's dummy run and the sampler. Off with --language-model-only
+// (request mmproj false), which loads no tower either.
+constexpr int64_t kQwenVlImageTokens = 16384;
+
+struct EncoderProfile {
+  int64_t peak = 0;   // the tower's own run
+  int64_t cache = 0;  // its output, held while the language model is profiled
+};
+
+EncoderProfile encoder_profile(const ModelSpec& model, const Hardware& hardware, const MemoryRequest& request) {
+  EncoderProfile profile;
+  if (!request.engine.mmproj || model.vision_merge_unit <= 0 || model.vision_width <= 0) return profile;
+  const int64_t images = std::max(batched_tokens(hardware, request), kQwenVlImageTokens) / kQwenVlImageTokens;
+  const int64_t tokens = images * kQwenVlImageTokens;
+  const int64_t patches = tokens * model.vision_merge_unit;
+  const int64_t ranks = tensor_parallel(request);
+  profile.peak = patches * (4 * model.vision_patch_values + 2 * 3 * model.vision_width + 2 * 2 * model.vision_mlp / ranks);
+  profile.cache = tokens * model.vision_embed_width * 2;
+  return profile;
+}
+
+// The profiling run's torch peak on one rank of a pipeline stage: the encoder's run (first stage),
+// or the language model's: bf16 gate/up, activation and residual tensors of max_num_batched_tokens
+// tokens, (6 x ffn / tp + 6 x hidden) bytes per token, on every stage (each runs all the tokens
+// through its own layers); the last stage alone then runs the sampler (profile_run: "only run
+// sampler/pooler on last PP rank") on min(max_num_seqs, tokens) requests (gpu_model_runner.py
+// _dummy_sampler_run, which sets top-k and top-p for the worst case): bf16 logits, their f32 copy
+// and the top-k/top-p sort's f32 values and int64 indices, 18 bytes per vocabulary entry. (Model
+// Runner V2's sampler skips top-k/top-p and vLLM keeps one torch peak rather than a sum; the 2026
+// logs in tests/data/engine_logs.json fit the summed 18-byte form better, median 0.35 against 0.69
+// GiB, so it stays.)
 int64_t activation_peak(const ModelSpec& model, const Hardware& hardware, const MemoryRequest& request,
-                        bool last_stage) {
+                        int64_t stage) {
   const EngineSettings& engine = request.engine;
+  const ParallelPlan plan = plan_of(request);
   int64_t tokens = batched_tokens(hardware, request);
   int64_t seqs = engine.max_num_seqs > 0 ? engine.max_num_seqs : vllm_default_max_seqs(hardware);
-  int64_t ranks = tensor_parallel(request);
-  int64_t forward = tokens * (6 * max_ffn_width(model) / ranks + 6 * model.hidden_size);
-  return last_stage ? forward + std::min(seqs, tokens) * model.vocab_size * 18 : forward;
+  int64_t language = tokens * (6 * max_ffn_width(model) / plan.tensor + 6 * model.hidden_size);
+  if (stage == plan.pipeline - 1) language += std::min(seqs, tokens) * model.vocab_size * 18;
+  if (stage > 0) return language;
+  EncoderProfile encoder = encoder_profile(model, hardware, request);
+  return std::max(encoder.peak, language + encoder.cache);
 }
 
 // Tokens vLLM's scheduler has in flight: max_num_batched_tokens per batch, and Model Runner V2
@@ -354,7 +389,7 @@ ServerPool server_pool(const ModelSpec& model, const WeightPlan& weights, const 
     } else if (engine.kv_cache_memory_bytes > 0) {
       pool.pool_bytes = engine.kv_cache_memory_bytes - pool.fixed_bytes;
     } else {
-      pool.pool_bytes = usable - weights_per_rank - activation_peak(model, hardware, request, stage == plan.pipeline - 1) - kNonTorchBytes -
+      pool.pool_bytes = usable - weights_per_rank - activation_peak(model, hardware, request, stage) - kNonTorchBytes -
                         kCudaGraphBytes - pool.fixed_bytes;
     }
     pool.pool_bytes = std::max<int64_t>(0, pool.pool_bytes);
@@ -391,7 +426,7 @@ EngineTotals server_totals(const ModelSpec& model, const WeightPlan& weights, co
   // Ranks in order: stage by stage, each stage's data replicas x tensor ranks.
   for (int64_t stage = 0; stage < plan.pipeline; ++stage) {
     int64_t compute = engine.engine == "sglang" ? sglang_compute
-                                                : activation_peak(model, hardware, request, stage == plan.pipeline - 1);
+                                                : activation_peak(model, hardware, request, stage);
     t.compute += compute * plan.tensor * plan.data;
     PoolShape shape = stage_pool_shape(model, hardware, request, paged, stage);
     auto [first, last] = stage_layers(model.n_layers, stage, plan.pipeline);

@@ -918,6 +918,40 @@ TEST_CASE("vLLM's hybrid pages: Nemotron 3.5 Lightning NVFP4 on a DGX Spark agai
   CHECK(llmcalc_test::kv_bytes_per_request(wide["result"]["memory"]) == Approx(36.0 * 2146304 * 6).epsilon(1e-6));
 }
 
+TEST_CASE("vLLM profiles a Qwen3.5 vision tower on its largest image; --language-model-only skips it", "[engines][vllm][engine_logs]") {
+  // vLLM 0.29 on one L4, Qwen/Qwen3.5-4B BF16, defaults (tests/data/engine_logs.json record
+  // vllm-0.29-qwen3.5-4b-bf16-l4): "Encoder cache will be initialized with a budget of 16384 tokens,
+  // and profiled with 1 image items of the maximum feature size" (the Qwen3.5/3.6 logs there), and
+  // "2.17 GiB for peak activation" (with the CUDA-graph estimate; 0.24 GiB of graphs were captured).
+  nlohmann::json request = {{"model", "qwen3.5-4b"}, {"weights", "BF16"}, {"engine", "vllm"},
+                            {"context_tokens", 32768}, {"hardware", "l4"}};
+  auto envelope = llmcalc_test::estimate(request);
+  REQUIRE(envelope["ok"] == true);
+  const nlohmann::json& memory = envelope["result"]["memory"];
+  // By hand: 16,384 tokens x 2 x 2 merged patches = 65,536 patches of 3 x 2 x 16 x 16 = 1,536 pixel
+  // values (f32, 4 B), and in bf16 the position embeddings, a block's input and its norm (3 x 1,024
+  // wide) and fc1's output and its activation (2 x 4,096 wide): 65,536 x (6,144 + 6,144 + 16,384) =
+  // 1,879,048,192 B (1.75 GiB). The language model's run is smaller: L4 defaults 2,048 tokens and
+  // 256 sequences, 2,048 x (6 x 9,216 + 6 x 2,560) = 144,703,488 B, the sampler 256 x 248,320 x 18 =
+  // 1,144,258,560 B, the encoder's cached output 16,384 x 2,560 x 2 = 83,886,080 B: 1,372,848,128 B.
+  CHECK(memory["per_device"][0]["compute_bytes"].get<int64_t>() == 1879048192);
+  // With the CUDA-graph estimate, what the overhead holds beside non-torch memory (256 MiB) against
+  // the log's 2.17 GiB.
+  CHECK((memory["overhead_bytes"].get<double>() - 256.0 * 1048576.0) / 1073741824.0 == Approx(2.17).margin(0.05));
+  CHECK_FALSE(envelope["result"]["commands"]["vllm"]["flags"].contains("--language-model-only"));
+
+  // --language-model-only (request mmproj false): no tower, so no encoder run and no tower weights.
+  request["mmproj"] = false;
+  auto text = llmcalc_test::estimate(request);
+  REQUIRE(text["ok"] == true);
+  const nlohmann::json& text_memory = text["result"]["memory"];
+  CHECK(text_memory["per_device"][0]["compute_bytes"].get<int64_t>() == 144703488 + 1144258560);
+  const int64_t tower = memory["weights_bytes"].get<int64_t>() - text_memory["weights_bytes"].get<int64_t>();
+  CHECK(tower == 2 * (text["result"]["params"]["vision"].get<int64_t>() + text["result"]["params"]["projector"].get<int64_t>()));
+  CHECK(text["result"]["commands"]["vllm"]["flags"].contains("--language-model-only"));
+  CHECK(text_memory["kv_pool_bytes"].get<int64_t>() > memory["kv_pool_bytes"].get<int64_t>() + tower);
+}
+
 TEST_CASE("A quantized checkpoint's config names its weights format", "[engines][readers]") {
   nlohmann::json config = llmcalc::Catalog::instance().find_model("llama-3.1-8b")->config();
   auto format_of = [&](nlohmann::json quantization) {

@@ -51,7 +51,9 @@ struct EngineSettings {
   int64_t cache_ram_bytes = 8192 * kMiB;   // --cache-ram: host prompt cache limit
   int64_t context_checkpoints = 32;        // --ctx-checkpoints per slot
   bool mtp = false;                        // --spec-type draft-mtp (models with MTP layers)
-  bool mmproj = true;                      // a vision model's projector loaded (-hf's default; --no-mmproj)
+  // A vision model's tower loaded: llama.cpp's projector (-hf's default; --no-mmproj), vLLM's tower
+  // and its profiling run (--language-model-only).
+  bool mmproj = true;
   int64_t mtp_draft_tokens = 2;            // --spec-draft-n-max with MTP
 };
 

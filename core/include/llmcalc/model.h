@@ -157,6 +157,12 @@ struct ModelSpec {
   int64_t vision_mlp = 0;
   int64_t vision_patch = 0;
   int64_t vision_heads = 0;
+  // Qwen3-VL towers: pixel values per patch (channels x frames x patch^2), patches merged into one
+  // token (spatial_merge_size^2) and the width the encoder returns per token (out_hidden_size x
+  // (1 + deepstack mergers)): what vLLM's encoder profiling holds (server_memory.cpp).
+  int64_t vision_patch_values = 0;
+  int64_t vision_merge_unit = 0;
+  int64_t vision_embed_width = 0;
   // llama.cpp's mmproj file of the model's tower, projector and audio encoder (0 without one),
   // kept when a rank gives the tensor list back (mmproj_memory.h).
   int64_t mmproj_file_bytes = 0;
