@@ -472,6 +472,11 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
     }
     if (e.kv_cache_memory_bytes > 0) flags.push_back({"--kv-cache-memory-bytes", std::to_string(e.kv_cache_memory_bytes)});
     if (!e.prefix_caching) flags.push_back({"--no-enable-prefix-caching", ""});
+    // MTP drafting (request mtp): the checkpoint's MTP layers draft, vLLM's generic "mtp" method.
+    if (e.mtp) {
+      flags.push_back({"--speculative-config",
+                       "'{\"method\":\"mtp\",\"num_speculative_tokens\":" + std::to_string(e.mtp_draft_tokens) + "}'"});
+    }
     // A vision model served for text (request mmproj false): no tower loaded nor profiled.
     if (!e.mmproj && !s.model.vision_kind.empty()) flags.push_back({"--language-model-only", ""});
     if (s.port != 8000) flags.push_back({"--port", port});

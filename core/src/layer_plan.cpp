@@ -42,6 +42,7 @@ std::vector<LayerSpec> plan_layers(const ArchConfig& arch) {
       // Mamba2: the conv window also covers B and C, and the state is heads x head_dim x d_state.
       int64_t conv_channels =
           arch.mamba_d_inner + (arch.mamba2 ? 2 * arch.mamba_groups * arch.mamba_d_state : 0);
+      attention.conv_channels = conv_channels;
       attention.conv_state_elements_per_seq = conv_channels * (arch.mamba_d_conv - 1);
       attention.state_elements_per_seq =
           attention.conv_state_elements_per_seq + arch.mamba_d_inner * arch.mamba_d_state;
@@ -49,6 +50,7 @@ std::vector<LayerSpec> plan_layers(const ArchConfig& arch) {
       if (arch.short_conv_kernel > 0) {
         attention.state_elements_per_seq = (arch.short_conv_kernel - 1) * arch.hidden;
         attention.conv_state_elements_per_seq = attention.state_elements_per_seq;
+        attention.conv_channels = arch.hidden;
       }
     }
     if (attention.kind == AttentionKind::linear && arch.lightning_attention) {
@@ -62,7 +64,8 @@ std::vector<LayerSpec> plan_layers(const ArchConfig& arch) {
       int64_t value_dim = arch.linear_v_heads * arch.linear_v_head_dim;
       attention.n_q_heads = arch.linear_v_heads;
       attention.n_kv_heads = 0;
-      attention.conv_state_elements_per_seq = (arch.linear_conv_kernel - 1) * (2 * key_dim + value_dim);
+      attention.conv_channels = 2 * key_dim + value_dim;
+      attention.conv_state_elements_per_seq = (arch.linear_conv_kernel - 1) * attention.conv_channels;
       attention.state_elements_per_seq =
           arch.linear_v_heads * arch.linear_k_head_dim * arch.linear_v_head_dim +
           attention.conv_state_elements_per_seq;

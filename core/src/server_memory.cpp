@@ -47,6 +47,16 @@ ParallelPlan plan_of(const MemoryRequest& request) { return covering_plan(reques
 
 int64_t tensor_parallel(const MemoryRequest& request) { return plan_of(request).tensor; }
 
+// vLLM drafting with the checkpoint's MTP layers (request mtp: --speculative-config method "mtp"):
+// the drafter's layers load beside the model, its embedding and LM head shared with the model's
+// ("Detected MTP model. Sharing target model embedding weights with the draft model";
+// vllm/v1/spec_decode/llm_base_proposer.py), and each of its decoder layers, a full-attention layer,
+// has pages in the same KV pool (the Qwen3.6-35B-A3B log of tests/data/engine_logs.json, 10 + 1
+// attention layers beside 30 linear ones: "Add 3 padding layers").
+bool vllm_drafts_mtp(const ModelSpec& model, const MemoryRequest& request) {
+  return request.engine.engine == "vllm" && request.engine.mtp && model.mtp_layers > 0;
+}
+
 // --max-num-batched-tokens, or vllm serve's default for the GPU.
 int64_t batched_tokens(const Hardware& hardware, const MemoryRequest& request) {
   return request.engine.max_num_batched_tokens > 0 ? request.engine.max_num_batched_tokens
@@ -92,10 +102,11 @@ int64_t rank_weights(const ModelSpec& model, const WeightPlan& weights, const Ha
                                              weights.layer_expert_bytes[i], device, shards, plan.expert)
                    : weights.layer_expert_bytes[i] / shards;
   }
-  // Embedding and what is not in a layer (encoders, norms) on the first stage, the head on the last.
+  // Embedding and what is not in a layer (encoders, norms) on the first stage, the head on the last,
+  // with vLLM's MTP drafter (vllm_drafts_mtp).
   int64_t rest = weights.total_bytes - layered - weights.output_layer_bytes;
   if (stage == 0) dense += rest;
-  if (stage == plan.pipeline - 1) dense += weights.output_layer_bytes;
+  if (stage == plan.pipeline - 1) dense += weights.output_layer_bytes + (vllm_drafts_mtp(model, request) ? weights.mtp_bytes : 0);
   return dense / plan.tensor + experts;
 }
 
@@ -150,10 +161,14 @@ struct PoolShape {
 //   ceil(n / g) groups of each kind;
 // - a request at the context holds ceil(context / block) blocks of each attention group and of
 //   each recurrent group 2 (prefix caching's "align" mode, the default since v0.28.0, PR #50991)
-//   or 1 (--no-enable-prefix-caching); every block is g pages.
-// Checked against a v0.27.1 log of Nemotron 3.5 Lightning NVFP4 (tests/core/test_engines.cpp).
+//   or 1 (--no-enable-prefix-caching), plus one per speculative token (MambaSpec's
+//   num_speculative_blocks), whose drafts also widen the conv window by a row each
+//   (mamba_utils.py: conv_kernel - 1 + num_spec); every block is g pages.
+// Checked against a v0.27.1 log of Nemotron 3.5 Lightning NVFP4 (tests/core/test_engines.cpp) and,
+// with MTP drafting, a v0.22 log of Qwen3.6-35B-A3B ("Setting attention block size to 2128 tokens").
+
 int64_t vllm_hybrid_request_bytes(int64_t attention_layers, int64_t attention_row, int64_t state_layers,
-                                  int64_t state_page, int64_t context, bool prefix_caching) {
+                                  int64_t state_page, int64_t context, bool prefix_caching, int64_t drafts) {
   constexpr int64_t kAlign = 16;  // the CUDA attention kernels' block alignment
   const int64_t block = kAlign * std::max<int64_t>(1, (state_page + kAlign * attention_row - 1) / (kAlign * attention_row));
   const int64_t page = block * attention_row;
@@ -161,7 +176,7 @@ int64_t vllm_hybrid_request_bytes(int64_t attention_layers, int64_t attention_ro
   const int64_t more = std::max(attention_layers, state_layers);
   const int64_t group = 2 * more < 3 * fewer ? more : fewer;
   const int64_t blocks = (attention_layers + group - 1) / group * ((context + block - 1) / block) +
-                         (state_layers + group - 1) / group * (prefix_caching ? 2 : 1);
+                         (state_layers + group - 1) / group * ((prefix_caching ? 2 : 1) + drafts);
   return blocks * page * group;
 }
 
@@ -183,14 +198,24 @@ PoolShape pool_shape(const ModelSpec& model, const Hardware& hardware, const Mem
   bool other_layers = false;
   constexpr int64_t kModelDtypeBytes = 2;  // the conv window, and an SSM state the config names no dtype for
   const int64_t ssm_bytes = model.ssm_state_dtype_bytes > 0 ? model.ssm_state_dtype_bytes : kModelDtypeBytes;
-  for (int64_t i = first; i < last; ++i) {
-    AttentionGeometry a = rank_share(model.layers[static_cast<std::size_t>(i)].attention, ranks);
+  std::vector<AttentionGeometry> stage_attention;
+  for (int64_t i = first; i < last; ++i) stage_attention.push_back(model.layers[static_cast<std::size_t>(i)].attention);
+  const int64_t drafts = vllm_drafts_mtp(model, request) ? request.engine.mtp_draft_tokens : 0;
+  if (stage == plan.pipeline - 1 && drafts > 0) {
+    // The drafter's layers attend as the model's last full-attention layer does.
+    auto full = std::find_if(model.layers.rbegin(), model.layers.rend(), [](const LayerSpec& layer) {
+      return layer.attention.kind == AttentionKind::full || layer.attention.kind == AttentionKind::mla;
+    });
+    if (full != model.layers.rend()) stage_attention.insert(stage_attention.end(), static_cast<std::size_t>(model.mtp_layers), full->attention);
+  }
+  for (const AttentionGeometry& layer : stage_attention) {
+    AttentionGeometry a = rank_share(layer, ranks);
     int64_t row = kv_row_bytes(model, a, request.kv_type, KvLayout::paged);
     row += indexer_row_bytes(a, request.kv_type, KvLayout::paged);
     if (a.state_elements_per_seq > 0) {
       other_layers |= a.kind == AttentionKind::full;  // a layer with both (Falcon-H1)
       ++state_layers;
-      state_page = std::max(state_page, (a.conv_state_elements_per_seq + ranks - 1) / ranks * kModelDtypeBytes +
+      state_page = std::max(state_page, (a.conv_state_elements_per_seq + drafts * a.conv_channels + ranks - 1) / ranks * kModelDtypeBytes +
                                             (a.state_elements_per_seq - a.conv_state_elements_per_seq + ranks - 1) / ranks * ssm_bytes);
     } else if (a.kind == AttentionKind::full && row > 0) {
       ++attention_layers;
@@ -218,7 +243,7 @@ PoolShape pool_shape(const ModelSpec& model, const Hardware& hardware, const Mem
     shape.request_bytes = shape.per_token * kPageTokens * pages + sliding_request_bytes;
   } else if (request.engine.engine == "vllm" && attention_layers > 0 && state_layers > 0 && !other_layers) {
     shape.request_bytes = vllm_hybrid_request_bytes(attention_layers, attention_row, state_layers, state_page, context,
-                                                    request.engine.prefix_caching);
+                                                    request.engine.prefix_caching, drafts);
     shape.states_in_request = true;
   }
   return shape;

@@ -952,6 +952,38 @@ TEST_CASE("vLLM profiles a Qwen3.5 vision tower on its largest image; --language
   CHECK(text_memory["kv_pool_bytes"].get<int64_t>() > memory["kv_pool_bytes"].get<int64_t>() + tower);
 }
 
+TEST_CASE("vLLM drafts with the checkpoint's MTP layers: their weights and pages and wider conv windows", "[engines][vllm][engine_logs]") {
+  // vLLM 0.22.1rc1 on a DGX Spark, nvidia/Qwen3.6-35B-A3B-NVFP4 with speculative_config mtp, 2
+  // tokens (tests/data/engine_logs.json record vllm-0.22-qwen3.6-35b-a3b-nvfp4-dgx-spark): "Setting
+  // attention block size to 2128 tokens", "Add 3 padding layers", 74.76 GiB and "Maximum concurrency
+  // for 262,144 tokens per request: 24.62x".
+  nlohmann::json request = {{"model", "qwen3.6-35b-a3b"}, {"weights", "BF16"}, {"engine", "vllm"},
+                            {"context_tokens", 262144}, {"kv_cache", "fp8"}, {"hardware", "dgx-spark-gb10"},
+                            {"mtp", true}};
+  auto drafting = llmcalc_test::estimate(request);
+  REQUIRE(drafting["ok"] == true);
+  // By hand: a linear layer's state is 32 x 128 x 128 f32 (2,097,152 B) and a conv window of
+  // 2 x 16 x 128 + 32 x 128 = 8,192 channels x (4 - 1 + 2 drafts) rows in bf16 (81,920 B):
+  // 2,179,072 B = 2,128 tokens x 1,024 B (2 KV heads x 256 x K and V, fp8). Groups of 11 (10
+  // attention layers + the drafter's); a request: ceil(262,144 / 2,128) = 124 attention blocks and
+  // 3 linear groups x (2 + 2 drafts) = 136 blocks of 11 pages: 3,259,891,712 B, against the log's
+  // 74.76 GiB / 24.62 = 3,260,476,798 B.
+  CHECK(llmcalc_test::kv_bytes_per_request(drafting["result"]["memory"]) == Approx(136.0 * 2179072 * 11).epsilon(1e-9));
+  CHECK(llmcalc_test::kv_bytes_per_request(drafting["result"]["memory"]) == Approx(74.76 * 1073741824.0 / 24.62).epsilon(0.001));
+  CHECK(drafting["result"]["commands"]["vllm"]["flags"]["--speculative-config"] ==
+        "'{\"method\":\"mtp\",\"num_speculative_tokens\":2}'");
+  // The drafter's layers load beside the model, in its format (BF16: 2 B a parameter).
+  request["mtp"] = false;
+  auto plain = llmcalc_test::estimate(request);
+  REQUIRE(plain["ok"] == true);
+  CHECK(drafting["result"]["memory"]["weights_bytes"].get<int64_t>() - plain["result"]["memory"]["weights_bytes"].get<int64_t>() ==
+        2 * plain["result"]["params"]["mtp"].get<int64_t>());
+  CHECK_FALSE(plain["result"]["commands"]["vllm"]["flags"].contains("--speculative-config"));
+  // Without drafts: 16 x ceil(2,146,304 / 16,384) = 2,096 tokens a block, groups of 10, 126 + 3 x 2
+  // blocks of 10 pages of 2,146,304 B.
+  CHECK(llmcalc_test::kv_bytes_per_request(plain["result"]["memory"]) == Approx(132.0 * 2146304 * 10).epsilon(1e-9));
+}
+
 TEST_CASE("A quantized checkpoint's config names its weights format", "[engines][readers]") {
   nlohmann::json config = llmcalc::Catalog::instance().find_model("llama-3.1-8b")->config();
   auto format_of = [&](nlohmann::json quantization) {

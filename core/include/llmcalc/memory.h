@@ -50,7 +50,7 @@ struct EngineSettings {
   bool kv_unified = false;                 // one KV stream for all slots (-kvu; auto slots)
   int64_t cache_ram_bytes = 8192 * kMiB;   // --cache-ram: host prompt cache limit
   int64_t context_checkpoints = 32;        // --ctx-checkpoints per slot
-  bool mtp = false;                        // --spec-type draft-mtp (models with MTP layers)
+  bool mtp = false;  // MTP drafting (models with MTP layers): llama.cpp --spec-type draft-mtp, vLLM method "mtp"
   // A vision model's tower loaded: llama.cpp's projector (-hf's default; --no-mmproj), vLLM's tower
   // and its profiling run (--language-model-only).
   bool mmproj = true;

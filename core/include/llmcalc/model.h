@@ -35,6 +35,7 @@ struct AttentionGeometry {
   int64_t qk_rope_head_dim = 0;    // MLA decoupled RoPE key width
   int64_t state_elements_per_seq = 0;  // linear / ssm: recurrent + conv state per sequence
   int64_t conv_state_elements_per_seq = 0;  // of which the causal-conv window
+  int64_t conv_channels = 0;  // the window's channels (one row of them per input it keeps)
   int64_t indexer_head_dim = 0;    // DeepSeek sparse attention: lightning-indexer key width (0: none)
   bool msa_indexer = false;        // MiniMax M3's sparse attention: its index keys are cached unscaled
   // DeepSeek V4: besides its window, the layer keeps one compressed K row of compressed_width per
