@@ -129,8 +129,8 @@ Slots check_fit_against_replay(const nlohmann::json& request) {
 
 TEST_CASE("--fit's layer counts are common/fit.cpp's false position on the memory of each placement",
           "[engines][fit][fit_search]") {
-  SECTION("memory that falls as the last layers leave RAM (Mistral Large 3 IQ4_XS, RTX 4090, Ollama, 128K)") {
-    const nlohmann::json request = {{"model", "mistral-large-3"}, {"weights", "IQ4_XS"}, {"hardware", "rtx-4090"},
+  SECTION("memory that falls as the last layers leave RAM (Mistral Large 3 IQ4_XS, RTX 4090 D, Ollama, 128K)") {
+    const nlohmann::json request = {{"model", "mistral-large-3"}, {"weights", "IQ4_XS"}, {"hardware", "rtx-4090-d"},
                                     {"engine", "ollama"}, {"context_tokens", 131072}};
     Slots replayed = check_fit_against_replay(request);
     // What makes the case: fewer slots than the replay's do not fit where its count does (the last
