@@ -198,18 +198,16 @@ PoolShape pool_shape(const ModelSpec& model, const Hardware& hardware, const Mem
   bool other_layers = false;
   constexpr int64_t kModelDtypeBytes = 2;  // the conv window, and an SSM state the config names no dtype for
   const int64_t ssm_bytes = model.ssm_state_dtype_bytes > 0 ? model.ssm_state_dtype_bytes : kModelDtypeBytes;
-  std::vector<AttentionGeometry> stage_attention;
-  for (int64_t i = first; i < last; ++i) stage_attention.push_back(model.layers[static_cast<std::size_t>(i)].attention);
+  // The last stage also holds the MTP drafter's layers, which attend as the model's last
+  // full-attention layer does.
   const int64_t drafts = vllm_drafts_mtp(model, request) ? request.engine.mtp_draft_tokens : 0;
-  if (stage == plan.pipeline - 1 && drafts > 0) {
-    // The drafter's layers attend as the model's last full-attention layer does.
-    auto full = std::find_if(model.layers.rbegin(), model.layers.rend(), [](const LayerSpec& layer) {
-      return layer.attention.kind == AttentionKind::full || layer.attention.kind == AttentionKind::mla;
-    });
-    if (full != model.layers.rend()) stage_attention.insert(stage_attention.end(), static_cast<std::size_t>(model.mtp_layers), full->attention);
+  const AttentionGeometry* drafter = nullptr;
+  for (const LayerSpec& layer : model.layers) {
+    if (layer.attention.kind == AttentionKind::full || layer.attention.kind == AttentionKind::mla) drafter = &layer.attention;
   }
-  for (const AttentionGeometry& layer : stage_attention) {
-    AttentionGeometry a = rank_share(layer, ranks);
+  const int64_t drafter_layers = stage == plan.pipeline - 1 && drafts > 0 && drafter ? model.mtp_layers : 0;
+  for (int64_t i = first; i < last + drafter_layers; ++i) {
+    AttentionGeometry a = rank_share(i < last ? model.layers[static_cast<std::size_t>(i)].attention : *drafter, ranks);
     int64_t row = kv_row_bytes(model, a, request.kv_type, KvLayout::paged);
     row += indexer_row_bytes(a, request.kv_type, KvLayout::paged);
     if (a.state_elements_per_seq > 0) {
