@@ -57,6 +57,7 @@ bool vllm_drafts_mtp(const ModelSpec& model, const MemoryRequest& request) {
   return request.engine.engine == "vllm" && request.engine.mtp && model.mtp_layers > 0;
 }
 
+
 // --max-num-batched-tokens, or vllm serve's default for the GPU.
 int64_t batched_tokens(const Hardware& hardware, const MemoryRequest& request) {
   return request.engine.max_num_batched_tokens > 0 ? request.engine.max_num_batched_tokens
@@ -106,7 +107,7 @@ int64_t rank_weights(const ModelSpec& model, const WeightPlan& weights, const Ha
   // with vLLM's MTP drafter (vllm_drafts_mtp).
   int64_t rest = weights.total_bytes - layered - weights.output_layer_bytes;
   if (stage == 0) dense += rest;
-  if (stage == plan.pipeline - 1) dense += weights.output_layer_bytes + (vllm_drafts_mtp(model, request) ? weights.mtp_bytes : 0);
+  if (stage == plan.pipeline - 1) dense += weights.output_layer_bytes + vllm_drafter_bytes(model, weights, request);
   return dense / plan.tensor + experts;
 }
 
@@ -366,6 +367,10 @@ ParallelPlan covering_plan(const ParallelPlan& plan, int64_t devices) {
 
 int64_t expert_shards(const ParallelPlan& plan, const std::string& engine) {
   return engine == "sglang" || plan.expert ? plan.tensor * plan.data : plan.tensor;
+}
+
+int64_t vllm_drafter_bytes(const ModelSpec& model, const WeightPlan& weights, const MemoryRequest& request) {
+  return vllm_drafts_mtp(model, request) ? weights.mtp_bytes - weights.mtp_shared_bytes : 0;
 }
 
 int64_t vllm_default_batched_tokens(const Hardware& hardware) {

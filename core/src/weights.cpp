@@ -200,6 +200,8 @@ std::optional<WeightPlan> plan_weights(const ModelSpec& model, const std::string
       int64_t bytes = checkpoint_tensor_bytes(model.tensors[i], *checkpoint, kept, storage);
       if (model.tensors[i].part == ModelPart::mtp) {
         plan.mtp_bytes += bytes;
+        const TensorRole role = model.tensors[i].role;
+        if (role == TensorRole::token_embd || role == TensorRole::output) plan.mtp_shared_bytes += bytes;
       } else {
         add(i, storage, bytes);
       }

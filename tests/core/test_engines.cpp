@@ -983,6 +983,19 @@ TEST_CASE("vLLM drafts with the checkpoint's MTP layers: their weights and pages
   // Without drafts: 16 x ceil(2,146,304 / 16,384) = 2,096 tokens a block, groups of 10, 126 + 3 x 2
   // blocks of 10 pages of 2,146,304 B.
   CHECK(llmcalc_test::kv_bytes_per_request(plain["result"]["memory"]) == Approx(132.0 * 2146304 * 10).epsilon(1e-9));
+
+  // DeepSeek R1's MTP layer ships its own embedding and head (129,280 x 7,168 each, BF16 in the FP8
+  // checkpoint: 3,706,978,304 B); vLLM shares the model's and keeps the rest of the layer.
+  nlohmann::json deepseek = {{"model", "deepseek-r1-0528"}, {"weights", "FP8"}, {"engine", "vllm"},
+                             {"hardware", "h200-sxm"}, {"devices", 8}, {"mtp", true}};
+  auto deepseek_drafting = llmcalc_test::estimate(deepseek);
+  deepseek["mtp"] = false;
+  auto deepseek_plain = llmcalc_test::estimate(deepseek);
+  REQUIRE(deepseek_drafting["ok"] == true);
+  REQUIRE(deepseek_plain["ok"] == true);
+  CHECK(deepseek_drafting["result"]["memory"]["weights_bytes"].get<int64_t>() -
+            deepseek_plain["result"]["memory"]["weights_bytes"].get<int64_t>() ==
+        deepseek_plain["result"]["weights"]["mtp_bytes"].get<int64_t>() - 2LL * 129280 * 7168 * 2);
 }
 
 TEST_CASE("A quantized checkpoint's config names its weights format", "[engines][readers]") {

@@ -39,6 +39,9 @@ struct WeightPlan {
   // Multi-token-prediction layers: GGUF files carry them but llama.cpp loads them only for MTP
   // speculative decoding (--spec-type draft-mtp), so they are kept apart from total_bytes.
   int64_t mtp_bytes = 0;
+  // Of mtp_bytes in a checkpoint, the MTP block's own token embedding and LM head (DeepSeek V3's
+  // layer 61 ships both), which vLLM's drafter shares with the model instead of keeping.
+  int64_t mtp_shared_bytes = 0;
   double bits_per_weight() const;
 };
 
