@@ -15,9 +15,9 @@ test('adding a group of other cards splits the layers by free memory and lands i
   const group = page.locator('llm-calc [data-testid="device-group"]').first();
   await group.locator('select').selectOption('rtx-3060-12gb');
   await page.waitForFunction(() => location.hash.includes('more=rtx-3060-12gb*1'));
-  // An RTX 4090 and an RTX 3060, less the 512 MiB reserve each: 24,064 / 35,840 = 0.671 of
-  // Llama 3.1 8B's 33 slots (32 layers + output): 23 layers on the 4090, 9 and the output on
-  // the 3060 (llama.cpp's default split by free memory).
+  // An RTX 4090 (23.64 GiB as its driver reports) and an RTX 3060, less the 512 MiB reserve each:
+  // 23,695 / 35,471 MiB = 0.668 of Llama 3.1 8B's 33 slots (32 layers + output): 23 layers on the
+  // 4090, 9 and the output on the 3060 (llama.cpp's default split by free memory).
   await page.locator('llm-calc [data-testid="device-1"]').waitFor();
   assert.match(await figure(page, 'device-0'), /· 23 layers$/);
   assert.match(await figure(page, 'device-1'), /· 9 layers$/);

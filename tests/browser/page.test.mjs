@@ -720,3 +720,26 @@ test('a vision model under llama.cpp shows its projector (mmproj) as a part of i
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('a model with MTP layers offers drafting with them: both commands, the speed and the link follow', async () => {
+  // Llama 3.1 8B ships no MTP layers: no box.
+  const plain = await openCalculator(suite.browser, `${suite.base}/index.html#v=1&model=llama-3.1-8b`);
+  assert.equal(await plain.page.locator('llm-calc #f-mtp').isVisible(), false);
+  await plain.context.close();
+  // Qwen3.6-27B has one (mtp_num_hidden_layers 1).
+  const { context, page, errors } = await openCalculator(suite.browser, `${suite.base}/index.html#v=1&model=qwen3.6-27b`);
+  const single = parseFloat(await figure(page, 'decode'));
+  await page.locator('llm-calc #f-mtp').check();
+  await page.waitForFunction(() => location.hash.includes('mtp=1'));
+  assert.match(await page.locator('llm-calc [data-engine="llama.cpp"] pre').textContent(), /--spec-type draft-mtp --spec-draft-n-max 2/);
+  assert.match(await page.locator('llm-calc [data-engine="vllm"] pre').textContent(),
+    /--speculative-config '\{"method":"mtp","num_speculative_tokens":2\}'/);
+  // Drafts accepted at the calibrated rate give more tokens per weight read.
+  assert.ok(parseFloat(await figure(page, 'decode')) > single);
+  // The link reopens it checked.
+  const reopened = await openCalculator(suite.browser, `${suite.base}/index.html${await page.evaluate(() => location.hash)}`);
+  assert.equal(await reopened.page.locator('llm-calc #f-mtp').isChecked(), true);
+  await reopened.context.close();
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -11,6 +11,7 @@ const DEFAULTS = {
   prompt: 512,
   batch: 1,
   engine: 'llama.cpp',
+  mtp: 0,     // 1: draft with the model's MTP layers (llama.cpp --spec-type draft-mtp, vLLM method mtp)
   hw: 'rtx-4090',  // or 'custom': the device cdev describes
   n: 1,
   // Several devices or machines (issue #20): more device groups as id*count@machine, comma
@@ -63,10 +64,10 @@ const ASSUMPTION_KEYS = ['bw_eff', 'cmp_eff', 'qcmp_eff', 'ovh_us', 'reserve_mib
   'uma_pct', 'comfort_pct'];
 const INTEGER_KEYS = ['ctx', 'prompt', 'batch', 'n', 'ngl', 'cmoe', 'kwh_cents', 'hours', 'tokens_day', 'conc',
   'nodes', 'ram', 'ram_bw', 'tp', 'pp', 'dp', 'ep', 'cdev_p2p', 'users', 'tps', 'ft_rank', 'ft_mb', 'ft_seq',
-  'ft_gpus', 'ft_ckpt']
+  'ft_gpus', 'ft_ckpt', 'mtp']
   .concat(ASSUMPTION_KEYS);
 // ctx 0: the engine's own context (no -c, no OLLAMA_CONTEXT_LENGTH, --max-model-len auto).
-const ZERO_ALLOWED = ['ctx', 'ngl', 'cmoe', 'kwh_cents', 'ram_bw', 'tp', 'pp', 'dp', 'ep', 'cdev_p2p', 'ft_ckpt']
+const ZERO_ALLOWED = ['ctx', 'ngl', 'cmoe', 'kwh_cents', 'ram_bw', 'tp', 'pp', 'dp', 'ep', 'cdev_p2p', 'ft_ckpt', 'mtp']
   .concat(ASSUMPTION_KEYS);
 const KEYS = Object.keys(DEFAULTS);
 const LOWER_CASE_KEYS = ['model', 'hw', 'kv', 'engine', 'lang', 'net', 'ft_opt', 'ft_shard'];
@@ -238,6 +239,7 @@ function toRequest(state) {
   };
   if (state.gpu_util > 0) request.gpu_memory_utilization = percent(state.gpu_util);
   if (state.llama_build > 0) request.llama_cpp_build = state.llama_build;
+  if (state.mtp) request.mtp = true;
   machineRequest(state, request);
   return request;
 }
@@ -246,7 +248,7 @@ function toRequest(state) {
 const PATH_TO_KEY = {
   '/model': 'model', '/weights': 'weights', '/kv_cache': 'kv', '/context_tokens': 'ctx',
   '/prompt_tokens': 'prompt', '/batch': 'batch', '/engine': 'engine', '/hardware': 'hw',
-  '/devices': 'n', '/gpu_layers': 'ngl', '/cpu_moe_layers': 'cmoe',
+  '/devices': 'n', '/gpu_layers': 'ngl', '/cpu_moe_layers': 'cmoe', '/mtp': 'mtp',
   '/cost/electricity_usd_per_kwh': 'kwh_cents', '/cost/hours_per_day': 'hours',
   '/cost/tokens_per_day': 'tokens_day', '/cost/concurrency': 'conc',
   '/assumptions/bandwidth_efficiency': 'bw_eff', '/assumptions/compute_efficiency': 'cmp_eff',

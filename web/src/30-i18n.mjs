@@ -63,7 +63,7 @@ const STRINGS = {
   comfort_pct: 'Comfortable up to this % of usable memory', auto: 'auto',
   uma_pct: 'Mac / unified memory: % of RAM usable (default: macOS wired limit)',
   invalid_whole_number: 'Enter a whole number from {min} to {max}.', ctx_exact: 'Exact context (tokens)',
-  ctx_auto: `The engine's choice (no -c)`, ctx_auto_short: 'chosen by the engine',
+  ctx_auto: `The engine's choice (no -c)`, ctx_auto_short: 'chosen by the engine', mtp: 'Draft with its MTP layers',
   rank_stale: 'The settings changed since the ranking: press the button to rank again.',
   rank_running: 'Ranking every model…',
   advice_title: 'What would run', advice_format: 'Use {format} ({verdict})', advice_context: 'Lower the context to {ctx} tokens',

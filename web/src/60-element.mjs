@@ -363,8 +363,8 @@ class LlmCalcElement extends HTMLElement {
       both.appendChild(box.error);
       return both;
     };
-    const field = (key, control, extra) =>
-      el('div', { class: 'field' }, el('label', { for: 'f-' + key, text: t(key) }), control, extra || null);
+    const field = (key, control, ...extra) =>
+      el('div', { class: 'field' }, el('label', { for: 'f-' + key, text: t(key) }), control, ...extra);
 
     // Model picker with a search filter; the listing comes sorted by name (web/page-listing.mjs).
     const models = catalog.models;
@@ -420,6 +420,9 @@ class LlmCalcElement extends HTMLElement {
     // The engine's own context: what it runs with when none is given (ctx 0).
     ui.ctxAuto = el('input', { id: 'f-ctx-auto', type: 'checkbox' });
     ui.ctxAuto.addEventListener('change', () => this.set('ctx', ui.ctxAuto.checked ? 0 : this.shownContext(), true));
+    // Drafting with the model's MTP layers, offered where the model has them.
+    ui.mtp = el('input', { id: 'f-mtp', type: 'checkbox' });
+    ui.mtp.addEventListener('change', () => this.set('mtp', ui.mtp.checked ? 1 : 0, true));
 
     const language = el('select', { id: 'f-lang', 'aria-label': t('language') },
                         option('en', 'English'), option('es', 'Español'));
@@ -527,7 +530,8 @@ class LlmCalcElement extends HTMLElement {
          el('div', { class: 'row' }, ui.ctxAuto, el('label', { for: 'f-ctx-auto', text: t('ctx_auto') }))),
       field('prompt', numberInput('prompt', 1, 10485760)),
       field('batch', numberInput('batch', 1, 1024)),
-      field('engine', select('engine', catalog.engines), ui.engineRelease = el('span', { class: 'hint', 'data-testid': 'engine-release' })),
+      field('engine', select('engine', catalog.engines), ui.engineRelease = el('span', { class: 'hint', 'data-testid': 'engine-release' }),
+            ui.mtpRow = el('div', { class: 'row' }, ui.mtp, el('label', { for: 'f-mtp', text: t('mtp') }))),
       field('hw', hwSelect),
       field('n', numberInput('n', 1, 1024)),
       this.machines.element,
@@ -801,6 +805,8 @@ class LlmCalcElement extends HTMLElement {
     // With the engine's own context the slider and the box show what it chose, and wait.
     const engineContext = this.state.ctx === 0;
     ui.ctxAuto.checked = engineContext;
+    ui.mtp.checked = this.state.mtp > 0;
+    ui.mtpRow.hidden = !(envelope.ok && envelope.result.params.mtp > 0);
     ui.ctx.disabled = engineContext;
     ui.ctx_exact.disabled = engineContext;
     this.ctxStops = LlmCalc.contextScale.contextStops(maxCtx);

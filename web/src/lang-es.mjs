@@ -64,7 +64,7 @@ const STRINGS = {
   comfort_pct: 'Holgado hasta este % de la memoria utilizable', auto: 'auto',
   uma_pct: 'Mac / memoria unificada: % de RAM utilizable (por defecto: límite de macOS)',
   invalid_whole_number: 'Escribe un número entero de {min} a {max}.', ctx_exact: 'Contexto exacto (tokens)',
-  ctx_auto: 'Lo que elige el motor (sin -c)', ctx_auto_short: 'elegido por el motor',
+  ctx_auto: 'Lo que elige el motor (sin -c)', ctx_auto_short: 'elegido por el motor', mtp: 'Borrador con sus capas MTP',
   rank_stale: 'Los ajustes cambiaron desde la clasificación: pulsa el botón para clasificar de nuevo.',
   rank_running: 'Clasificando todos los modelos…',
   advice_title: 'Qué sí funcionaría', advice_format: 'Usar {format} ({verdict})', advice_context: 'Bajar el contexto a {ctx} tokens',
