@@ -57,7 +57,6 @@ bool vllm_drafts_mtp(const ModelSpec& model, const MemoryRequest& request) {
   return request.engine.engine == "vllm" && request.engine.mtp && model.mtp_layers > 0;
 }
 
-
 // --max-num-batched-tokens, or vllm serve's default for the GPU.
 int64_t batched_tokens(const Hardware& hardware, const MemoryRequest& request) {
   return request.engine.max_num_batched_tokens > 0 ? request.engine.max_num_batched_tokens
@@ -167,7 +166,6 @@ struct PoolShape {
 //   (mamba_utils.py: conv_kernel - 1 + num_spec); every block is g pages.
 // Checked against a v0.27.1 log of Nemotron 3.5 Lightning NVFP4 (tests/core/test_engines.cpp) and,
 // with MTP drafting, a v0.22 log of Qwen3.6-35B-A3B ("Setting attention block size to 2128 tokens").
-
 int64_t vllm_hybrid_request_bytes(int64_t attention_layers, int64_t attention_row, int64_t state_layers,
                                   int64_t state_page, int64_t context, bool prefix_caching, int64_t drafts) {
   constexpr int64_t kAlign = 16;  // the CUDA attention kernels' block alignment
@@ -288,7 +286,9 @@ EncoderProfile encoder_profile(const ModelSpec& model, const Hardware& hardware,
 // and the top-k/top-p sort's f32 values and int64 indices, 18 bytes per vocabulary entry. (Model
 // Runner V2's sampler skips top-k/top-p and vLLM keeps one torch peak rather than a sum; the 2026
 // logs in tests/data/engine_logs.json fit the summed 18-byte form better, median 0.35 against 0.69
-// GiB, so it stays.)
+// GiB, so it stays. With the encoder's run counted, one peak of the two 18-byte phases gives a
+// median of 0.21 against 0.30 GiB, closer on five logs and further on four, Qwen3-32B NVFP4 on a
+// B200 0.80 -> 2.10 GiB: not conclusive either.)
 int64_t activation_peak(const ModelSpec& model, const Hardware& hardware, const MemoryRequest& request,
                         int64_t stage) {
   const EngineSettings& engine = request.engine;
