@@ -471,6 +471,14 @@ std::optional<Scenario> resolve_scenario(const nlohmann::json& request, Issues& 
                        "Este modelo no trae capas MTP; el borrador MTP no se tiene en cuenta."));
     s.engine.mtp = false;
   }
+  // llama-server's --spec-type draft-mtp and vLLM's method "mtp" are the drafting modelled; the
+  // other engines' commands carry none, so neither do their memory and speed.
+  if (s.engine.mtp && s.engine.engine != "llama.cpp" && s.engine.engine != "vllm") {
+    issues.warning("mtp_not_modelled", "/mtp",
+                   say(s.lang, "MTP drafting is modelled for llama.cpp and vLLM only; it is ignored under " + s.engine.engine + ".",
+                       "El borrador MTP solo se modela para llama.cpp y vLLM; con " + s.engine.engine + " no se tiene en cuenta."));
+    s.engine.mtp = false;
+  }
   if (s.context_tokens > s.model.max_context_tokens) {
     std::string native = std::to_string(s.model.max_context_tokens);
     issues.warning("context_above_native", "/context_tokens",

@@ -996,6 +996,20 @@ TEST_CASE("vLLM drafts with the checkpoint's MTP layers: their weights and pages
   CHECK(deepseek_drafting["result"]["memory"]["weights_bytes"].get<int64_t>() -
             deepseek_plain["result"]["memory"]["weights_bytes"].get<int64_t>() ==
         deepseek_plain["result"]["weights"]["mtp_bytes"].get<int64_t>() - 2LL * 129280 * 7168 * 2);
+
+  // SGLang's commands carry no drafting here: it is set aside with a warning, its memory and
+  // speed those of the plain model.
+  nlohmann::json sglang = {{"model", "qwen3.6-27b"}, {"engine", "sglang"}, {"hardware", "h100-sxm"}, {"mtp", true}};
+  auto sglang_drafting = llmcalc_test::estimate(sglang);
+  sglang.erase("mtp");
+  auto sglang_plain = llmcalc_test::estimate(sglang);
+  REQUIRE(sglang_drafting["ok"] == true);
+  REQUIRE(sglang_plain["ok"] == true);
+  bool warned = false;
+  for (const auto& issue : sglang_drafting["issues"]) warned |= issue["code"] == "mtp_not_modelled";
+  CHECK(warned);
+  CHECK(sglang_drafting["result"]["memory"]["weights_bytes"] == sglang_plain["result"]["memory"]["weights_bytes"]);
+  CHECK(sglang_drafting["result"]["decode"]["tokens_per_s"] == sglang_plain["result"]["decode"]["tokens_per_s"]);
 }
 
 TEST_CASE("A quantized checkpoint's config names its weights format", "[engines][readers]") {
