@@ -475,8 +475,8 @@ std::optional<Scenario> resolve_scenario(const nlohmann::json& request, Issues& 
   // other engines' commands carry none, so neither do their memory and speed.
   if (s.engine.mtp && s.engine.engine != "llama.cpp" && s.engine.engine != "vllm") {
     issues.warning("mtp_not_modelled", "/mtp",
-                   say(s.lang, "MTP drafting is modelled for llama.cpp and vLLM only; it is ignored under " + s.engine.engine + ".",
-                       "El borrador MTP solo se modela para llama.cpp y vLLM; con " + s.engine.engine + " no se tiene en cuenta."));
+                   say(s.lang, "Under " + s.engine.engine + " MTP drafting is ignored.",
+                       "Con " + s.engine.engine + " el borrador MTP no se tiene en cuenta."));
     s.engine.mtp = false;
   }
   if (s.context_tokens > s.model.max_context_tokens) {
