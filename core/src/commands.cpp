@@ -531,6 +531,14 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
     if (s.port != 30000) flags.push_back({"--port", port});
     std::string quantization = server_quantization(s);
     if (!quantization.empty()) flags.push_back({"--quantization", quantization});
+    // MTP drafting (request mtp): the checkpoint's MTP layers draft as EAGLE (NEXTN's name for it),
+    // one chain of --speculative-num-steps drafts (docs/basic_usage/deepseek_v3.md, qwen3.md).
+    if (s.engine.mtp) {
+      flags.push_back({"--speculative-algorithm", "EAGLE"});
+      flags.push_back({"--speculative-num-steps", std::to_string(s.engine.mtp_draft_tokens)});
+      flags.push_back({"--speculative-eagle-topk", "1"});
+      flags.push_back({"--speculative-num-draft-tokens", std::to_string(s.engine.mtp_draft_tokens + 1)});
+    }
     out["sglang"] = command_entry(join_flags("sglang serve", flags), flags_json(flags),
                                   (remote_code.empty() ? "" : remote_code_note(remote_code, s.lang)) +
                                       prequantized_note(s, model_name) +

@@ -343,9 +343,9 @@ MemoryEstimate estimate_memory(const ModelSpec& model, const WeightPlan& weights
   }
   out.max_context_tokens = request.find_max_context ? largest : -1;
 
-  // With MTP drafting llama.cpp and vLLM load the MTP layers' weights beside the model's.
+  // With MTP drafting llama.cpp, vLLM and SGLang load the MTP layers' weights beside the model's.
   out.weights_bytes = weights.total_bytes + (llama && engine.mtp && model.mtp_layers > 0 ? weights.mtp_bytes : 0) +
-                      vllm_drafter_bytes(model, weights, request);
+                      server_drafter_bytes(model, weights, request);
   out.kv = t.kv;
   out.kv_cache_bytes = t.host.kv_cache_bytes;
   for (const DeviceMemory& device : t.devices) out.kv_cache_bytes += device.kv_cache_bytes;

@@ -471,9 +471,9 @@ std::optional<Scenario> resolve_scenario(const nlohmann::json& request, Issues& 
                        "Este modelo no trae capas MTP; el borrador MTP no se tiene en cuenta."));
     s.engine.mtp = false;
   }
-  // llama-server's --spec-type draft-mtp and vLLM's method "mtp" are the drafting modelled; the
-  // other engines' commands carry none, so neither do their memory and speed.
-  if (s.engine.mtp && s.engine.engine != "llama.cpp" && s.engine.engine != "vllm") {
+  // llama-server's --spec-type draft-mtp, vLLM's method "mtp" and SGLang's EAGLE are the drafting
+  // modelled; the other engines' commands carry none, so neither do their memory and speed.
+  if (s.engine.mtp && s.engine.engine != "llama.cpp" && s.engine.engine != "vllm" && s.engine.engine != "sglang") {
     issues.warning("mtp_not_modelled", "/mtp",
                    say(s.lang, "Under " + s.engine.engine + " MTP drafting is ignored.",
                        "Con " + s.engine.engine + " el borrador MTP no se tiene en cuenta."));

@@ -57,6 +57,36 @@ bool vllm_drafts_mtp(const ModelSpec& model, const MemoryRequest& request) {
   return request.engine.engine == "vllm" && request.engine.mtp && model.mtp_layers > 0;
 }
 
+// SGLang drafting with the checkpoint's MTP layers (request mtp: --speculative-algorithm EAGLE,
+// which NEXTN becomes; server_args.py _handle_speculative_decoding). Its draft model builds its own
+// token embedding and LM head (VocabParallelEmbedding and ParallelLMHead, 16-bit, split over the
+// tensor ranks: models/qwen3_5_mtp.py, deepseek_nextn.py) and swaps in the model's only after the
+// target's pool is sized (set_embed_and_head, called from alloc_memory_pool after
+// init_target_memory_pool), so at sizing the draft holds both beside its own layers: "Load weight
+// end. type=Qwen3_5ForCausalLMMTP ... mem usage=5.53 GB" for a 27B (open PRs #35567, #35996,
+// #38147 would allocate none). The draft's KV pool holds as many tokens as the model's, one
+// full-attention layer per MTP layer; the pool's cell counts the draft's layers only where SGLang
+// sets the draft path itself (DeepSeek V3 and V3.2, GLM-4.5 and later MoE: server_args.py
+// auto draft path, pool_configurator.py "scale cell_size to account for draft model KV cache");
+// elsewhere (Qwen3.5 and later, PR #35566 open) it comes out of the share left to activations.
+// Running requests default to 48.
+bool sglang_drafts_mtp(const ModelSpec& model, const MemoryRequest& request) {
+  return request.engine.engine == "sglang" && request.engine.mtp && model.mtp_layers > 0;
+}
+
+constexpr int64_t kSglangDraftRequests = 48;
+
+bool sglang_budgets_draft(const ModelSpec& model) {
+  const std::string& type = model.model_type;
+  return type == "deepseek_v3" || type == "deepseek_v32" || type == "glm4_moe" || type == "glm4_moe_lite";
+}
+
+// The draft's own embedding and head while the pool is sized (one when tied), all ranks together.
+int64_t sglang_draft_vocab_bytes(const ModelSpec& model, const MemoryRequest& request) {
+  if (!sglang_drafts_mtp(model, request)) return 0;
+  return (model.tied_embeddings ? 1 : 2) * model.vocab_size * model.hidden_size * 2;
+}
+
 // --max-num-batched-tokens, or vllm serve's default for the GPU.
 int64_t batched_tokens(const Hardware& hardware, const MemoryRequest& request) {
   return request.engine.max_num_batched_tokens > 0 ? request.engine.max_num_batched_tokens
@@ -103,11 +133,20 @@ int64_t rank_weights(const ModelSpec& model, const WeightPlan& weights, const Ha
                    : weights.layer_expert_bytes[i] / shards;
   }
   // Embedding and what is not in a layer (encoders, norms) on the first stage, the head on the last,
-  // with vLLM's MTP drafter (vllm_drafts_mtp).
+  // with the MTP drafter (vllm_drafts_mtp, sglang_drafts_mtp).
   int64_t rest = weights.total_bytes - layered - weights.output_layer_bytes;
   if (stage == 0) dense += rest;
-  if (stage == plan.pipeline - 1) dense += weights.output_layer_bytes + vllm_drafter_bytes(model, weights, request);
+  if (stage == plan.pipeline - 1) dense += weights.output_layer_bytes + server_drafter_bytes(model, weights, request);
   return dense / plan.tensor + experts;
+}
+
+// What one rank holds when SGLang sizes its pools: its weights and, on the last stage, the
+// draft's own embedding and head (sglang_drafts_mtp).
+int64_t sglang_sizing_weights(const ModelSpec& model, const WeightPlan& weights, const Hardware& device,
+                              const MemoryRequest& request, int64_t stage) {
+  const ParallelPlan plan = plan_of(request);
+  const int64_t vocab = stage == plan.pipeline - 1 ? sglang_draft_vocab_bytes(model, request) / plan.tensor : 0;
+  return rank_weights(model, weights, device, request, stage) + vocab;
 }
 
 int64_t max_ffn_width(const ModelSpec& model) {
@@ -147,6 +186,7 @@ struct PoolShape {
   int64_t request_bytes = 0;
   // vLLM, recurrent layers beside full attention: request_bytes holds the request's states too.
   bool states_in_request = false;
+  int64_t draft_per_token = 0;  // SGLang's draft pool (sglang_drafts_mtp), one rank of the last stage
 };
 
 // vLLM with recurrent (Mamba, gated DeltaNet) layers beside full-attention ones: one block pool
@@ -236,6 +276,11 @@ PoolShape pool_shape(const ModelSpec& model, const Hardware& hardware, const Mem
     shape.state_per_sequence += (a.state_elements_per_seq * 4 + ranks - 1) / ranks;
   }
   shape.state = shape.state_per_sequence * sequences;
+  if (stage == plan.pipeline - 1 && sglang_drafts_mtp(model, request) && drafter) {
+    const AttentionGeometry a = rank_share(*drafter, ranks);
+    shape.draft_per_token = model.mtp_layers * (kv_row_bytes(model, a, request.kv_type, KvLayout::paged) +
+                                                indexer_row_bytes(a, request.kv_type, KvLayout::paged));
+  }
   if (request.engine.engine == "vllm" && sliding_request_bytes > 0) {
     shape.request_bytes = shape.per_token * kPageTokens * pages + sliding_request_bytes;
   } else if (request.engine.engine == "vllm" && attention_layers > 0 && state_layers > 0 && !other_layers) {
@@ -346,11 +391,37 @@ PoolShape stage_pool_shape(const ModelSpec& model, const Hardware& hardware, con
 // SGLang with recurrent layers, --max-mamba-cache-size unset (KVCacheConfigurator
 // _handle_max_mamba_cache, sgl-project/sglang 2026): the state pool takes mamba_full_memory_ratio
 // / (1 + ratio) of what the static share leaves after the weights (`rest`), in whole
-// per-request states, and the KV pool the remainder, whatever the sequences asked for.
-int64_t sglang_state_pool_bytes(int64_t rest, int64_t state_per_sequence) {
-  if (rest <= 0 || state_per_sequence <= 0) return 0;
+// per-request states, and the KV pool the remainder, whatever the sequences asked for. Drafting
+// (D = drafts + 1 tokens verified a step, --speculative-eagle-topk 1) adds a verify cache of D
+// states per running request plus one, and the budget is solved for both: K slots with
+// (K + 1) x state + (K / 5 + 1) x D x state within it, the running requests K / 5 at most 48.
+struct SglangStates {
+  int64_t bytes = 0;         // state pool and verify cache, one rank
+  int64_t max_requests = 0;  // 0: no cap but the pool's
+};
+
+SglangStates sglang_states(int64_t rest, int64_t per_request, int64_t draft_tokens) {
+  SglangStates out;
+  if (draft_tokens > 0) out.max_requests = kSglangDraftRequests;
+  if (rest <= 0 || per_request <= 0) return out;
   const double budget = static_cast<double>(rest) * kMambaFullMemoryRatio / (1.0 + kMambaFullMemoryRatio);
-  return static_cast<int64_t>(budget) / state_per_sequence * state_per_sequence;
+  if (draft_tokens == 0) {
+    const int64_t slots = static_cast<int64_t>(budget) / per_request;
+    return {slots * per_request, slots / kStateSlotsPerRequest};
+  }
+  const double state = static_cast<double>(per_request);
+  const double verified = static_cast<double>(draft_tokens);
+  const int64_t slots = std::max<int64_t>(
+      0, static_cast<int64_t>(std::floor((budget - state * (1 + verified)) /
+                                         (state * (1 + verified / static_cast<double>(kStateSlotsPerRequest))))));
+  out.max_requests = std::min(kSglangDraftRequests, slots / kStateSlotsPerRequest);
+  out.bytes = (slots + 1) * per_request + (out.max_requests + 1) * draft_tokens * per_request;
+  return out;
+}
+
+// Tokens SGLang verifies a step when drafting: its drafts and the model's own.
+int64_t sglang_verified_tokens(const ModelSpec& model, const MemoryRequest& request) {
+  return sglang_drafts_mtp(model, request) ? request.engine.mtp_draft_tokens + 1 : 0;
 }
 
 // SGLang's static share of one rank (weights and pools): mem_fraction_static of its memory.
@@ -369,8 +440,9 @@ int64_t expert_shards(const ParallelPlan& plan, const std::string& engine) {
   return engine == "sglang" || plan.expert ? plan.tensor * plan.data : plan.tensor;
 }
 
-int64_t vllm_drafter_bytes(const ModelSpec& model, const WeightPlan& weights, const MemoryRequest& request) {
-  return vllm_drafts_mtp(model, request) ? weights.mtp_bytes - weights.mtp_shared_bytes : 0;
+int64_t server_drafter_bytes(const ModelSpec& model, const WeightPlan& weights, const MemoryRequest& request) {
+  const bool drafts = vllm_drafts_mtp(model, request) || sglang_drafts_mtp(model, request);
+  return drafts ? weights.mtp_bytes - weights.mtp_shared_bytes : 0;
 }
 
 int64_t vllm_default_batched_tokens(const Hardware& hardware) {
@@ -408,11 +480,12 @@ ServerPool server_pool(const ModelSpec& model, const WeightPlan& weights, const 
     if (engine.engine == "sglang") {
       // SGLang: the sliding pool holds 0.8 x the full pool's tokens beside it.
       pool.bytes_per_token += static_cast<int64_t>(kSwaFullTokensRatio * static_cast<double>(shape.swa_per_token));
-      const int64_t rest = sglang_static_bytes(engine, usable) - weights_per_rank;
-      pool.fixed_bytes = sglang_state_pool_bytes(rest, shape.state_per_sequence);
-      if (shape.state_per_sequence > 0) {
-        pool.max_requests = pool.fixed_bytes / shape.state_per_sequence / kStateSlotsPerRequest;
-      }
+      if (sglang_budgets_draft(model)) pool.bytes_per_token += shape.draft_per_token;
+      const int64_t rest =
+          sglang_static_bytes(engine, usable) - sglang_sizing_weights(model, weights, hardware, request, stage);
+      const SglangStates states = sglang_states(rest, shape.state_per_sequence, sglang_verified_tokens(model, request));
+      pool.fixed_bytes = states.bytes;
+      pool.max_requests = states.max_requests;
       pool.pool_bytes = rest - pool.fixed_bytes;
     } else if (engine.kv_cache_memory_bytes > 0) {
       pool.pool_bytes = engine.kv_cache_memory_bytes - pool.fixed_bytes;
@@ -461,11 +534,14 @@ EngineTotals server_totals(const ModelSpec& model, const WeightPlan& weights, co
     DeviceMemory share;
     share.weights_bytes = rank_weights(model, weights, hardware, request, stage);
     // SGLang allocates its whole recurrent-state pool up front.
-    const int64_t state = engine.engine == "sglang"
-                              ? sglang_state_pool_bytes(sglang_static_bytes(engine, usable) - share.weights_bytes,
-                                                        shape.state_per_sequence)
-                              : shape.state;
-    share.kv_cache_bytes = shape.per_token * paged * sequences + shape.window + state + shape.decode_bytes;
+    const int64_t state =
+        engine.engine == "sglang"
+            ? sglang_states(sglang_static_bytes(engine, usable) - sglang_sizing_weights(model, weights, hardware, request, stage),
+                            shape.state_per_sequence, sglang_verified_tokens(model, request))
+                  .bytes
+            : shape.state;
+    share.kv_cache_bytes =
+        (shape.per_token + shape.draft_per_token) * paged * sequences + shape.window + state + shape.decode_bytes;
     share.compute_bytes = compute;
     share.total_bytes = share.weights_bytes + share.kv_cache_bytes + share.compute_bytes + runtime;
     share.usable_bytes = usable;

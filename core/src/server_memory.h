@@ -33,9 +33,9 @@ struct ServerPool {
 ServerPool server_pool(const ModelSpec& model, const WeightPlan& weights, const Hardware& hardware,
                        const MemoryRequest& request, int64_t context_tokens);
 
-/// The MTP drafter's weights vLLM loads with request mtp (its own embedding and head shared with
-/// the model's), 0 otherwise.
-int64_t vllm_drafter_bytes(const ModelSpec& model, const WeightPlan& weights, const MemoryRequest& request);
+/// The MTP drafter's weights vLLM and SGLang keep with request mtp (its own embedding and head
+/// shared with the model's), 0 otherwise.
+int64_t server_drafter_bytes(const ModelSpec& model, const WeightPlan& weights, const MemoryRequest& request);
 
 /// vLLM's defaults by GPU class (engine/arg_utils.py _set_default_args, `vllm serve`):
 /// max_num_batched_tokens and max_num_seqs.

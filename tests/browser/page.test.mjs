@@ -721,7 +721,7 @@ test('a vision model under llama.cpp shows its projector (mmproj) as a part of i
   await context.close();
 });
 
-test('a model with MTP layers offers drafting with them: both commands, the speed and the link follow', async () => {
+test('a model with MTP layers offers drafting with them: the commands, the speed and the link follow', async () => {
   // Llama 3.1 8B ships no MTP layers: no box.
   const plain = await openCalculator(suite.browser, `${suite.base}/index.html#v=1&model=llama-3.1-8b`);
   assert.equal(await plain.page.locator('llm-calc #f-mtp').isVisible(), false);
@@ -734,6 +734,8 @@ test('a model with MTP layers offers drafting with them: both commands, the spee
   assert.match(await page.locator('llm-calc [data-engine="llama.cpp"] pre').textContent(), /--spec-type draft-mtp --spec-draft-n-max 2/);
   assert.match(await page.locator('llm-calc [data-engine="vllm"] pre').textContent(),
     /--speculative-config '\{"method":"mtp","num_speculative_tokens":2\}'/);
+  assert.match(await page.locator('llm-calc [data-engine="sglang"] pre').textContent(),
+    /--speculative-algorithm EAGLE --speculative-num-steps 2 --speculative-eagle-topk 1 --speculative-num-draft-tokens 3/);
   // Drafts accepted at the calibrated rate give more tokens per weight read.
   assert.ok(parseFloat(await figure(page, 'decode')) > single);
   // The link reopens it checked.

@@ -997,19 +997,90 @@ TEST_CASE("vLLM drafts with the checkpoint's MTP layers: their weights and pages
             deepseek_plain["result"]["memory"]["weights_bytes"].get<int64_t>() ==
         deepseek_plain["result"]["weights"]["mtp_bytes"].get<int64_t>() - 2LL * 129280 * 7168 * 2);
 
-  // SGLang's commands carry no drafting here: it is set aside with a warning, its memory and
-  // speed those of the plain model.
-  nlohmann::json sglang = {{"model", "qwen3.6-27b"}, {"engine", "sglang"}, {"hardware", "h100-sxm"}, {"mtp", true}};
-  auto sglang_drafting = llmcalc_test::estimate(sglang);
-  sglang.erase("mtp");
-  auto sglang_plain = llmcalc_test::estimate(sglang);
-  REQUIRE(sglang_drafting["ok"] == true);
-  REQUIRE(sglang_plain["ok"] == true);
+  // Ollama's commands carry no drafting: it is set aside with a warning, its memory and speed
+  // those of the plain model.
+  nlohmann::json ollama = {{"model", "qwen3.6-27b"}, {"engine", "ollama"}, {"hardware", "h100-sxm"}, {"mtp", true}};
+  auto ollama_drafting = llmcalc_test::estimate(ollama);
+  ollama.erase("mtp");
+  auto ollama_plain = llmcalc_test::estimate(ollama);
+  REQUIRE(ollama_drafting["ok"] == true);
+  REQUIRE(ollama_plain["ok"] == true);
   bool warned = false;
-  for (const auto& issue : sglang_drafting["issues"]) warned |= issue["code"] == "mtp_not_modelled";
+  for (const auto& issue : ollama_drafting["issues"]) warned |= issue["code"] == "mtp_not_modelled";
   CHECK(warned);
-  CHECK(sglang_drafting["result"]["memory"]["weights_bytes"] == sglang_plain["result"]["memory"]["weights_bytes"]);
-  CHECK(sglang_drafting["result"]["decode"]["tokens_per_s"] == sglang_plain["result"]["decode"]["tokens_per_s"]);
+  CHECK(ollama_drafting["result"]["memory"]["weights_bytes"] == ollama_plain["result"]["memory"]["weights_bytes"]);
+  CHECK(ollama_drafting["result"]["decode"]["tokens_per_s"] == ollama_plain["result"]["decode"]["tokens_per_s"]);
+}
+
+TEST_CASE("SGLang drafts with the MTP layers: the draft's own embedding and head at sizing, its pool and verify states", "[engines][sglang]") {
+  // Qwen3.6-27B BF16 on one H100 (79.18 GiB: 85,018,877,624 B), --mem-fraction-static 0.85,
+  // 32,768 tokens, 2 drafts: --speculative-num-steps 2, 3 tokens verified a step.
+  nlohmann::json request = {{"model", "qwen3.6-27b"}, {"weights", "BF16"}, {"engine", "sglang"}, {"hardware", "h100-sxm"},
+                            {"context_tokens", 32768}, {"mem_fraction_static", 0.85}, {"mtp", true}};
+  auto drafting = llmcalc_test::estimate(request);
+  request["mtp"] = false;
+  auto plain = llmcalc_test::estimate(request);
+  REQUIRE(drafting["ok"] == true);
+  REQUIRE(plain["ok"] == true);
+  bool warned = false;
+  for (const auto& issue : drafting["issues"]) warned |= issue["code"] == "mtp_not_modelled";
+  CHECK_FALSE(warned);
+  const nlohmann::json& flags = drafting["result"]["commands"]["sglang"]["flags"];
+  CHECK(flags["--speculative-algorithm"] == "EAGLE");
+  CHECK(flags["--speculative-num-steps"] == "2");
+  CHECK(flags["--speculative-eagle-topk"] == "1");
+  CHECK(flags["--speculative-num-draft-tokens"] == "3");
+  CHECK_FALSE(plain["result"]["commands"]["sglang"]["flags"].contains("--speculative-algorithm"));
+
+  // The draft keeps its MTP layer (BF16: 2 B a parameter); while the pools are sized it also holds
+  // its own 248,320 x 5,120 embedding and head in bf16, 5,085,593,600 B: together the "Load weight
+  // end. type=Qwen3_5ForCausalLMMTP ... mem usage=5.53 GB" of a 27B's BF16 log (search-index doc
+  // id 68576807532).
+  const int64_t plain_weights = plain["result"]["memory"]["weights_bytes"].get<int64_t>();
+  const int64_t drafter = 2 * plain["result"]["params"]["mtp"].get<int64_t>();
+  const int64_t vocab_copies = 2LL * 248320 * 5120 * 2;
+  CHECK(drafting["result"]["memory"]["weights_bytes"].get<int64_t>() == plain_weights + drafter);
+  CHECK(static_cast<double>(drafter + vocab_copies) / 1073741824.0 == Approx(5.53).margin(0.005));
+
+  // By hand: the static share 0.85 x 85,018,877,624 = 72,266,045,980 B less the weights at sizing
+  // leaves `rest`. A request's state: 48 Gated DeltaNet layers of 48 x 128 x 128 + 3 x (2 x 16 x
+  // 128 + 48 x 128) = 817,152 f32 elements, 156,893,184 B. The state budget rest x 0.9 / 1.9 holds
+  // K slots with (K + 1) states and a verify cache of (min(48, K / 5) + 1) x 3 states.
+  const int64_t rest = 72266045980LL - (plain_weights + drafter + vocab_copies);
+  const double state = 156893184.0;
+  const double budget = static_cast<double>(rest) * 0.9 / 1.9;
+  const int64_t slots = static_cast<int64_t>(std::floor((budget - state * 4) / (state * (1 + 3.0 / 5))));
+  const int64_t requests = std::min<int64_t>(48, slots / 5);
+  CHECK(slots == 19);
+  const int64_t states = (slots + 1 + (requests + 1) * 3) * 156893184LL;
+  const nlohmann::json& memory = drafting["result"]["memory"];
+  CHECK(memory["kv_pool_bytes"] == rest - states);
+  // The pool's tokens cost the model's 16 full layers (4 KV heads x 256 x K and V x 2 B: 65,536 B);
+  // the draft's pool (one layer, 4,096 B a token) is not in SGLang's cell for Qwen3.5 and later.
+  CHECK(memory["kv_capacity_tokens"] == (rest - states) / 65536);
+  CHECK(memory["max_concurrent_sequences"].get<double>() == Approx(static_cast<double>(requests)));
+  CHECK(memory["per_device"][0]["kv_cache_bytes"] == (65536 + 4096) * 32768LL + states);
+
+  // DeepSeek R1 at tp 8 on H200s: the draft's pool is in the cell (an MLA row of (512 + 64) x 2 B
+  // for each of 61 + 1 layers), and its load at sizing is the whole MTP layer, whose embedding
+  // and head it ships (129,280 x 7,168 each, bf16), an eighth a rank; running requests default to 48.
+  nlohmann::json deepseek = {{"model", "deepseek-r1-0528"}, {"weights", "FP8"}, {"engine", "sglang"}, {"hardware", "h200-sxm"},
+                             {"devices", 8}, {"context_tokens", 32768}, {"mem_fraction_static", 0.85}, {"mtp", true}};
+  auto deepseek_drafting = llmcalc_test::estimate(deepseek);
+  deepseek["mtp"] = false;
+  auto deepseek_plain = llmcalc_test::estimate(deepseek);
+  REQUIRE(deepseek_drafting["ok"] == true);
+  REQUIRE(deepseek_plain["ok"] == true);
+  const nlohmann::json& with = deepseek_drafting["result"]["memory"];
+  const nlohmann::json& without = deepseek_plain["result"]["memory"];
+  const int64_t mtp_bytes = deepseek_plain["result"]["weights"]["mtp_bytes"].get<int64_t>();
+  CHECK(with["weights_bytes"].get<int64_t>() - without["weights_bytes"].get<int64_t>() == mtp_bytes - 2LL * 129280 * 7168 * 2);
+  const int64_t plain_pool = without["kv_pool_bytes"].get<int64_t>() / 8;
+  CHECK(without["kv_capacity_tokens"] == plain_pool / (61 * 1152));
+  const int64_t drafting_pool = with["kv_pool_bytes"].get<int64_t>() / 8;
+  CHECK(static_cast<double>(plain_pool - drafting_pool) == Approx(static_cast<double>(mtp_bytes) / 8).margin(8));
+  CHECK(with["kv_capacity_tokens"] == drafting_pool / (62 * 1152));
+  CHECK(with["max_concurrent_sequences"].get<double>() == Approx(std::min(48.0, static_cast<double>(drafting_pool / (62 * 1152)) / 32768.0)));
 }
 
 TEST_CASE("A quantized checkpoint's config names its weights format", "[engines][readers]") {

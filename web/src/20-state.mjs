@@ -11,7 +11,7 @@ const DEFAULTS = {
   prompt: 512,
   batch: 1,
   engine: 'llama.cpp',
-  mtp: 0,     // 1: draft with the model's MTP layers (llama.cpp --spec-type draft-mtp, vLLM method mtp)
+  mtp: 0,     // 1: draft with the model's MTP layers (llama.cpp --spec-type draft-mtp, vLLM method mtp, SGLang EAGLE)
   hw: 'rtx-4090',  // or 'custom': the device cdev describes
   n: 1,
   // Several devices or machines (issue #20): more device groups as id*count@machine, comma
