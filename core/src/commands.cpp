@@ -472,6 +472,7 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
     }
     if (e.kv_cache_memory_bytes > 0) flags.push_back({"--kv-cache-memory-bytes", std::to_string(e.kv_cache_memory_bytes)});
     if (!e.prefix_caching) flags.push_back({"--no-enable-prefix-caching", ""});
+    if (e.ssm_state_bf16) flags.push_back({"--mamba-ssm-cache-dtype", "bfloat16"});
     // MTP drafting (request mtp): the checkpoint's MTP layers draft, vLLM's generic "mtp" method.
     if (e.mtp) {
       flags.push_back({"--speculative-config",
@@ -531,6 +532,8 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
     if (s.port != 30000) flags.push_back({"--port", port});
     std::string quantization = server_quantization(s);
     if (!quantization.empty()) flags.push_back({"--quantization", quantization});
+    if (!s.max_seqs_auto) flags.push_back({"--max-running-requests", std::to_string(s.engine.max_num_seqs)});
+    if (s.engine.ssm_state_bf16) flags.push_back({"--mamba-ssm-dtype", "bfloat16"});
     // MTP drafting (request mtp): the checkpoint's MTP layers draft as EAGLE (NEXTN's name for it),
     // one chain of --speculative-num-steps drafts (docs/basic_usage/deepseek_v3.md, qwen3.md).
     if (s.engine.mtp) {

@@ -268,7 +268,7 @@ const std::set<std::string> kRequestKeys = {
     "network", "parallel", "flash_attention", "ubatch", "port", "gpu_layers", "cpu_moe_layers",
     "tensor_split", "cpu_expert_layers", "system_memory_bytes", "system_memory_bandwidth_bytes_per_s",
     "fit", "fit_target_bytes", "fit_min_context", "kv_unified", "llama_cpp_build", "cache_ram_bytes", "mmproj", "mtp",
-    "mtp_draft_tokens", "prefix_caching", "gpu_memory_utilization", "max_num_batched_tokens", "max_num_seqs",
+    "mtp_draft_tokens", "mamba_ssm_dtype", "prefix_caching", "gpu_memory_utilization", "max_num_batched_tokens", "max_num_seqs",
     "kv_cache_memory_bytes", "mem_fraction_static", "assumptions", "cost", "finetune"};
 
 }  // namespace
@@ -391,6 +391,11 @@ std::optional<Scenario> resolve_scenario(const nlohmann::json& request, Issues& 
   s.engine.mtp = reader.boolean("mtp", false).value_or(false);
   s.engine.prefix_caching = reader.boolean("prefix_caching", true).value_or(true);
   s.engine.mtp_draft_tokens = reader.integer("mtp_draft_tokens", 1, 16, 2).value_or(2);
+  const std::string ssm_dtype = reader.string("mamba_ssm_dtype", 16, std::string("float32")).value_or("float32");
+  s.engine.ssm_state_bf16 = ssm_dtype == "bfloat16";
+  if (!s.engine.ssm_state_bf16 && ssm_dtype != "float32") {
+    issues.error("unknown_ssm_dtype", "/mamba_ssm_dtype", "mamba_ssm_dtype must be float32 or bfloat16.");
+  }
   std::optional<bool> kv_unified = request.contains("kv_unified") && !request.at("kv_unified").is_null()
                                        ? reader.boolean("kv_unified", false)
                                        : std::nullopt;
@@ -518,7 +523,8 @@ void Scenario::apply_device_defaults() {
   EngineSettings& e = engine;
   if (e.engine == "sglang") e.mem_fraction_static = mem_fraction_for(model);
   if (batched_tokens_auto) e.max_num_batched_tokens = vllm_default_batched_tokens(hardware);
-  if (max_seqs_auto) e.max_num_seqs = vllm_default_max_seqs(hardware);
+  // SGLang's --max-running-requests is the request's max_num_seqs when given, else its own rule.
+  if (max_seqs_auto) e.max_num_seqs = e.engine == "sglang" ? 0 : vllm_default_max_seqs(hardware);
 }
 
 double Scenario::mem_fraction_for(const ModelSpec& spec) const {
@@ -594,6 +600,7 @@ std::string scenario_text(const Scenario& s, int64_t context_tokens) {
     o.string("kv_cache", s.kv_type.name);
     o.boolean("kv_unified", s.engine.kv_unified);
     o.integer("llama_cpp_build", s.engine.llama_cpp_build);
+    o.string("mamba_ssm_dtype", s.engine.ssm_state_bf16 ? "bfloat16" : "float32");
     o.integer("max_num_batched_tokens", s.engine.max_num_batched_tokens);
     o.integer("max_num_seqs", s.engine.max_num_seqs);
     o.number("mem_fraction_static", s.engine.mem_fraction_static);

@@ -236,7 +236,13 @@ PoolShape pool_shape(const ModelSpec& model, const Hardware& hardware, const Mem
   int64_t attention_layers = 0, attention_row = 0, state_layers = 0, state_page = 0;
   bool other_layers = false;
   constexpr int64_t kModelDtypeBytes = 2;  // the conv window, and an SSM state the config names no dtype for
-  const int64_t ssm_bytes = model.ssm_state_dtype_bytes > 0 ? model.ssm_state_dtype_bytes : kModelDtypeBytes;
+  const bool sglang = request.engine.engine == "sglang";
+  // The SSM state's dtype: bf16 when asked; else vLLM's the config's, SGLang's float32
+  // (server_args.py mamba_ssm_dtype "float32").
+  const int64_t ssm_bytes = request.engine.ssm_state_bf16          ? kModelDtypeBytes
+                            : sglang                               ? 4
+                            : model.ssm_state_dtype_bytes > 0      ? model.ssm_state_dtype_bytes
+                                                                   : kModelDtypeBytes;
   // The last stage also holds the MTP drafter's layers, which attend as the model's last
   // full-attention layer does.
   const int64_t drafts = vllm_drafts_mtp(model, request) ? request.engine.mtp_draft_tokens : 0;
@@ -273,7 +279,12 @@ PoolShape pool_shape(const ModelSpec& model, const Hardware& hardware, const Mem
         break;
       default: break;
     }
-    shape.state_per_sequence += (a.state_elements_per_seq * 4 + ranks - 1) / ranks;
+    // SGLang's states: the conv window in the model's dtype, the SSM state in ssm_bytes (the
+    // "Mamba Cache is allocated" lines' conv_state and ssm_state); vLLM's outside its hybrid pages in f32.
+    shape.state_per_sequence += sglang ? (a.conv_state_elements_per_seq * kModelDtypeBytes +
+                                          (a.state_elements_per_seq - a.conv_state_elements_per_seq) * ssm_bytes + ranks - 1) /
+                                             ranks
+                                       : (a.state_elements_per_seq * 4 + ranks - 1) / ranks;
   }
   shape.state = shape.state_per_sequence * sequences;
   if (stage == plan.pipeline - 1 && sglang_drafts_mtp(model, request) && drafter) {
@@ -388,34 +399,41 @@ PoolShape stage_pool_shape(const ModelSpec& model, const Hardware& hardware, con
                                                       : pool_shape(model, hardware, request, context, stage);
 }
 
+// SGLang's static share of one rank (weights and pools): mem_fraction_static of its memory.
+int64_t sglang_static_bytes(const EngineSettings& engine, int64_t usable) {
+  return static_cast<int64_t>(engine.mem_fraction_static * static_cast<double>(usable));
+}
+
 // SGLang with recurrent layers, --max-mamba-cache-size unset (KVCacheConfigurator
 // _handle_max_mamba_cache, sgl-project/sglang 2026): the state pool takes mamba_full_memory_ratio
 // / (1 + ratio) of what the static share leaves after the weights (`rest`), in whole
-// per-request states, and the KV pool the remainder, whatever the sequences asked for. Drafting
+// per-request states, and the KV pool the remainder, whatever the sequences asked for; running
+// requests are held to the slots / 5 and --max-running-requests (`running`, 0: none). Drafting
 // (D = drafts + 1 tokens verified a step, --speculative-eagle-topk 1) adds a verify cache of D
 // states per running request plus one, and the budget is solved for both: K slots with
-// (K + 1) x state + (K / 5 + 1) x D x state within it, the running requests K / 5 at most 48.
+// (K + 1) x state + (min(running, K / 5) + 1) x D x state within it.
 struct SglangStates {
   int64_t bytes = 0;         // state pool and verify cache, one rank
   int64_t max_requests = 0;  // 0: no cap but the pool's
+  int64_t rest = 0;          // the static share less the weights at sizing, one rank
 };
 
-SglangStates sglang_states(int64_t rest, int64_t per_request, int64_t draft_tokens) {
-  SglangStates out;
-  if (draft_tokens > 0) out.max_requests = kSglangDraftRequests;
+SglangStates sglang_states(int64_t rest, int64_t per_request, int64_t draft_tokens, int64_t running) {
+  SglangStates out{0, running, rest};
   if (rest <= 0 || per_request <= 0) return out;
   const double budget = static_cast<double>(rest) * kMambaFullMemoryRatio / (1.0 + kMambaFullMemoryRatio);
-  if (draft_tokens == 0) {
-    const int64_t slots = static_cast<int64_t>(budget) / per_request;
-    return {slots * per_request, slots / kStateSlotsPerRequest};
-  }
   const double state = static_cast<double>(per_request);
   const double verified = static_cast<double>(draft_tokens);
-  const int64_t slots = std::max<int64_t>(
-      0, static_cast<int64_t>(std::floor((budget - state * (1 + verified)) /
-                                         (state * (1 + verified / static_cast<double>(kStateSlotsPerRequest))))));
-  out.max_requests = std::min(kSglangDraftRequests, slots / kStateSlotsPerRequest);
-  out.bytes = (slots + 1) * per_request + (out.max_requests + 1) * draft_tokens * per_request;
+  const int64_t slots =
+      draft_tokens == 0
+          ? static_cast<int64_t>(budget) / per_request
+          : std::max<int64_t>(0, static_cast<int64_t>(std::floor(
+                                     (budget - state * (1 + verified)) /
+                                     (state * (1 + verified / static_cast<double>(kStateSlotsPerRequest))))));
+  out.max_requests = slots / kStateSlotsPerRequest;
+  if (running > 0) out.max_requests = std::min(running, out.max_requests);
+  out.bytes = draft_tokens == 0 ? slots * per_request
+                                : (slots + 1 + (out.max_requests + 1) * draft_tokens) * per_request;
   return out;
 }
 
@@ -424,9 +442,21 @@ int64_t sglang_verified_tokens(const ModelSpec& model, const MemoryRequest& requ
   return sglang_drafts_mtp(model, request) ? request.engine.mtp_draft_tokens + 1 : 0;
 }
 
-// SGLang's static share of one rank (weights and pools): mem_fraction_static of its memory.
-int64_t sglang_static_bytes(const EngineSettings& engine, int64_t usable) {
-  return static_cast<int64_t>(engine.mem_fraction_static * static_cast<double>(usable));
+// --max-running-requests: the request's max_num_seqs, else 48 when drafting (server_args.py
+// _handle_speculative_decoding), else none.
+int64_t sglang_running_requests(const ModelSpec& model, const MemoryRequest& request) {
+  if (request.engine.max_num_seqs > 0) return request.engine.max_num_seqs;
+  return sglang_drafts_mtp(model, request) ? kSglangDraftRequests : 0;
+}
+
+// Both pools of one SGLang rank of a stage.
+SglangStates sglang_stage_states(const ModelSpec& model, const WeightPlan& weights, const Hardware& hardware,
+                                 const MemoryRequest& request, int64_t usable, int64_t stage,
+                                 int64_t state_per_sequence) {
+  const int64_t rest =
+      sglang_static_bytes(request.engine, usable) - sglang_sizing_weights(model, weights, hardware, request, stage);
+  return sglang_states(rest, state_per_sequence, sglang_verified_tokens(model, request),
+                       sglang_running_requests(model, request));
 }
 
 }  // namespace
@@ -481,12 +511,11 @@ ServerPool server_pool(const ModelSpec& model, const WeightPlan& weights, const 
       // SGLang: the sliding pool holds 0.8 x the full pool's tokens beside it.
       pool.bytes_per_token += static_cast<int64_t>(kSwaFullTokensRatio * static_cast<double>(shape.swa_per_token));
       if (sglang_budgets_draft(model)) pool.bytes_per_token += shape.draft_per_token;
-      const int64_t rest =
-          sglang_static_bytes(engine, usable) - sglang_sizing_weights(model, weights, hardware, request, stage);
-      const SglangStates states = sglang_states(rest, shape.state_per_sequence, sglang_verified_tokens(model, request));
+      const SglangStates states =
+          sglang_stage_states(model, weights, hardware, request, usable, stage, shape.state_per_sequence);
       pool.fixed_bytes = states.bytes;
       pool.max_requests = states.max_requests;
-      pool.pool_bytes = rest - pool.fixed_bytes;
+      pool.pool_bytes = states.rest - pool.fixed_bytes;
     } else if (engine.kv_cache_memory_bytes > 0) {
       pool.pool_bytes = engine.kv_cache_memory_bytes - pool.fixed_bytes;
     } else {
@@ -536,9 +565,7 @@ EngineTotals server_totals(const ModelSpec& model, const WeightPlan& weights, co
     // SGLang allocates its whole recurrent-state pool up front.
     const int64_t state =
         engine.engine == "sglang"
-            ? sglang_states(sglang_static_bytes(engine, usable) - sglang_sizing_weights(model, weights, hardware, request, stage),
-                            shape.state_per_sequence, sglang_verified_tokens(model, request))
-                  .bytes
+            ? sglang_stage_states(model, weights, hardware, request, usable, stage, shape.state_per_sequence).bytes
             : shape.state;
     share.kv_cache_bytes =
         (shape.per_token + shape.draft_per_token) * paged * sequences + shape.window + state + shape.decode_bytes;

@@ -667,8 +667,8 @@ TEST_CASE("SGLang: a hybrid model's recurrent states take 0.9 / 1.9 of what the 
   // "conv_state size: 0.44GB, ssm_state size: 24.84GB" beside "K size: 14.05 GB, V size: 14.05
   // GB": 25.28 / 53.38 = 0.474 of the pools, 0.9 / 1.9 = 0.4737.
   // Qwen3-Next-80B-A3B BF16 on four H100s (tp 4): 36 Gated DeltaNet layers of 32 value heads x 128
-  // x 128 + 3 x (2 x 16 x 128 + 32 x 128) = 548,864 f32 elements, a quarter per rank: 548,864 B x 36
-  // = 19,759,104 B per request; 12 full layers with 2 KV heads, one per rank: 12 x 256 x 2 x 2 =
+  // x 128 f32 SSM elements and 3 x (2 x 16 x 128 + 32 x 128) = 24,576 bf16 conv elements, a quarter
+  // per rank: (2,097,152 + 49,152) / 4 = 536,576 B x 36 = 19,316,736 B per request; 12 full layers with 2 KV heads, one per rank: 12 x 256 x 2 x 2 =
   // 12,288 B per token. mem_fraction_static 0.817 (512 + 12,288 + 512 + 2 x 512 + 8 x 58 = 14,800 of
   // the 81,080.32 MiB torch reports: 0.8175), of those 79.18 GiB.
   auto next = result_of({{"model", "qwen3-next-80b-a3b"}, {"weights", "BF16"}, {"engine", "sglang"},
@@ -677,7 +677,7 @@ TEST_CASE("SGLang: a hybrid model's recurrent states take 0.9 / 1.9 of what the 
   const auto& memory = next["memory"];
   const int64_t weights = memory["per_device"][0]["weights_bytes"].get<int64_t>();
   const int64_t rest = static_cast<int64_t>(0.817 * 85018877624.0) - weights;
-  const int64_t per_request = 19759104;
+  const int64_t per_request = 19316736;
   const int64_t slots = static_cast<int64_t>(static_cast<double>(rest) * 0.9 / 1.9) / per_request;
   const int64_t pool = rest - slots * per_request;
   CHECK(memory["kv_pool_bytes"] == 4 * pool);
@@ -686,6 +686,51 @@ TEST_CASE("SGLang: a hybrid model's recurrent states take 0.9 / 1.9 of what the 
                                                                              static_cast<double>(slots / 5))));
   // The device holds the whole state pool beside the KV one request at 32,768 tokens needs.
   CHECK(memory["per_device"][0]["kv_cache_bytes"] == 12288 * 32768 + slots * per_request);
+}
+
+TEST_CASE("SGLang's --mamba-ssm-dtype and --max-running-requests, and vLLM's --mamba-ssm-cache-dtype", "[engines][sglang][vllm]") {
+  // The Qwen3-Next case above with the SSM state in bf16 and four running requests: per rank
+  // (49,152 + 1,048,576) / 4 = 274,432 B a layer, x 36 = 9,879,552 B a request.
+  nlohmann::json request = {{"model", "qwen3-next-80b-a3b"}, {"weights", "BF16"}, {"engine", "sglang"}, {"hardware", "h100-sxm"},
+                            {"devices", 4}, {"context_tokens", 32768}, {"mamba_ssm_dtype", "bfloat16"}, {"max_num_seqs", 4}};
+  auto envelope = llmcalc_test::estimate(request);
+  REQUIRE(envelope["ok"] == true);
+  const nlohmann::json& memory = envelope["result"]["memory"];
+  const int64_t rest = static_cast<int64_t>(0.817 * 85018877624.0) - memory["per_device"][0]["weights_bytes"].get<int64_t>();
+  const int64_t slots = static_cast<int64_t>(static_cast<double>(rest) * 0.9 / 1.9) / 9879552;
+  CHECK(memory["kv_pool_bytes"] == 4 * (rest - slots * 9879552));
+  // Four running requests at most, though the pool holds more at 32,768 tokens.
+  CHECK(static_cast<double>(memory["kv_capacity_tokens"].get<int64_t>()) / 32768.0 > 4.0);
+  CHECK(memory["max_concurrent_sequences"].get<double>() == Approx(4.0));
+  const nlohmann::json& commands = envelope["result"]["commands"];
+  CHECK(commands["sglang"]["flags"]["--max-running-requests"] == "4");
+  CHECK(commands["sglang"]["flags"]["--mamba-ssm-dtype"] == "bfloat16");
+  CHECK(commands["vllm"]["flags"]["--mamba-ssm-cache-dtype"] == "bfloat16");
+  CHECK(envelope["result"]["scenario"]["mamba_ssm_dtype"] == "bfloat16");
+  // Unset, neither flag is written and SGLang's requests are bounded by its state slots only.
+  request.erase("mamba_ssm_dtype");
+  request.erase("max_num_seqs");
+  auto plain = llmcalc_test::estimate(request);
+  REQUIRE(plain["ok"] == true);
+  CHECK_FALSE(plain["result"]["commands"]["sglang"]["flags"].contains("--max-running-requests"));
+  CHECK_FALSE(plain["result"]["commands"]["sglang"]["flags"].contains("--mamba-ssm-dtype"));
+  CHECK_FALSE(plain["result"]["commands"]["vllm"]["flags"].contains("--mamba-ssm-cache-dtype"));
+  // vLLM's hybrid page with a bf16 SSM state: Qwen3-Next's 36 linear layers, 32 x 128 x 128 x 2 B
+  // + 8,192 x 3 x 2 B = 1,097,728 B at tp 1; the attention block grows to the smallest multiple of
+  // 16 tokens whose page (2 KV heads x 256 x 2 x 2 B = 2,048 B a token) holds it: 544 tokens.
+  nlohmann::json vllm = {{"model", "qwen3-next-80b-a3b"}, {"weights", "FP8"}, {"engine", "vllm"}, {"hardware", "h200-sxm"},
+                         {"context_tokens", 32768}, {"mamba_ssm_dtype", "bfloat16"}, {"prefix_caching", false}};
+  auto bf16_state = llmcalc_test::estimate(vllm);
+  REQUIRE(bf16_state["ok"] == true);
+  // Groups of 12 (12 attention layers, 36 linear): ceil(32,768 / 544) = 61 blocks for each of
+  // one attention group and 3 state groups x 1 block, 64 blocks of 12 pages of 1,114,112 B.
+  CHECK(llmcalc_test::kv_bytes_per_request(bf16_state["result"]["memory"]) == Approx(64.0 * 12 * 1114112).epsilon(1e-9));
+
+  auto bad = llmcalc_test::estimate({{"model", "qwen3-next-80b-a3b"}, {"mamba_ssm_dtype", "fp8"}});
+  REQUIRE(bad["ok"] == false);
+  bool named = false;
+  for (const auto& issue : bad["issues"]) named |= issue["code"] == "unknown_ssm_dtype" && issue["path"] == "/mamba_ssm_dtype";
+  CHECK(named);
 }
 
 TEST_CASE("DeepSeek V4 in vLLM's block pool and SGLang's full tokens, by hand", "[engines][vllm][sglang][dsv4]") {
@@ -1043,16 +1088,17 @@ TEST_CASE("SGLang drafts with the MTP layers: the draft's own embedding and head
   CHECK(static_cast<double>(drafter + vocab_copies) / 1073741824.0 == Approx(5.53).margin(0.005));
 
   // By hand: the static share 0.85 x 85,018,877,624 = 72,266,045,980 B less the weights at sizing
-  // leaves `rest`. A request's state: 48 Gated DeltaNet layers of 48 x 128 x 128 + 3 x (2 x 16 x
-  // 128 + 48 x 128) = 817,152 f32 elements, 156,893,184 B. The state budget rest x 0.9 / 1.9 holds
-  // K slots with (K + 1) states and a verify cache of (min(48, K / 5) + 1) x 3 states.
+  // leaves `rest`. A request's state: 48 Gated DeltaNet layers of 48 x 128 x 128 f32 and 3 x (2 x
+  // 16 x 128 + 48 x 128) bf16 elements, 3,207,168 B, 153,944,064 B in all (a third-party reading of
+  // SGLang's sizing gives 153.9 MB: search-index id 63144735551). The state budget rest x 0.9 / 1.9
+  // holds K slots with (K + 1) states and a verify cache of (min(48, K / 5) + 1) x 3 states.
   const int64_t rest = 72266045980LL - (plain_weights + drafter + vocab_copies);
-  const double state = 156893184.0;
+  const double state = 153944064.0;
   const double budget = static_cast<double>(rest) * 0.9 / 1.9;
   const int64_t slots = static_cast<int64_t>(std::floor((budget - state * 4) / (state * (1 + 3.0 / 5))));
   const int64_t requests = std::min<int64_t>(48, slots / 5);
   CHECK(slots == 19);
-  const int64_t states = (slots + 1 + (requests + 1) * 3) * 156893184LL;
+  const int64_t states = (slots + 1 + (requests + 1) * 3) * 153944064LL;
   const nlohmann::json& memory = drafting["result"]["memory"];
   CHECK(memory["kv_pool_bytes"] == rest - states);
   // The pool's tokens cost the model's 16 full layers (4 KV heads x 256 x K and V x 2 B: 65,536 B);

@@ -50,11 +50,14 @@ struct EngineSettings {
   bool kv_unified = false;                 // one KV stream for all slots (-kvu; auto slots)
   int64_t cache_ram_bytes = 8192 * kMiB;   // --cache-ram: host prompt cache limit
   int64_t context_checkpoints = 32;        // --ctx-checkpoints per slot
-  bool mtp = false;  // MTP drafting (models with MTP layers): llama.cpp --spec-type draft-mtp, vLLM method "mtp"
+  bool mtp = false;  // MTP drafting (models with MTP layers): llama.cpp --spec-type draft-mtp, vLLM method "mtp", SGLang EAGLE
   // A vision model's tower loaded: llama.cpp's projector (-hf's default; --no-mmproj), vLLM's tower
   // and its profiling run (--language-model-only).
   bool mmproj = true;
   int64_t mtp_draft_tokens = 2;            // --spec-draft-n-max with MTP
+  // Recurrent layers' SSM state in bf16: SGLang --mamba-ssm-dtype bfloat16 (its default float32),
+  // vLLM --mamba-ssm-cache-dtype bfloat16 (its default the config's).
+  bool ssm_state_bf16 = false;
 };
 
 /// How vLLM and SGLang spread a model over the devices: `tensor` ranks share each layer,
