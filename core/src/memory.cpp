@@ -279,12 +279,14 @@ int64_t device_memory_bytes(const Hardware& hardware, const EngineSettings& engi
     return static_cast<int64_t>(engine.unified_memory_fraction * static_cast<double>(hardware.memory_bytes));
   }
   // The total the driver reports (cudaMemGetInfo, torch.cuda.mem_get_info), where a device's record
-  // has it (an A40 or L40S with ECC on: 44.42 GiB of 48). vLLM and SGLang size their budgets from
-  // it, the CUDA context inside them (vLLM counts it as non-torch memory); on a discrete GPU the
-  // other engines have it less their context (the reserve, which below also stands in for the
-  // driver's share of a nominal capacity).
+  // has it (an A40 or L40S with ECC on: 44.42 GiB of 48). vLLM sizes its budget from it, the CUDA
+  // context inside (vLLM counts it as non-torch memory); on a discrete GPU the other engines have it
+  // less their context (the reserve, which below also stands in for the driver's share of a nominal
+  // capacity): SGLang's static share is a fraction of the memory free before the weights load
+  // ("Load weight begin. avail mem": 78.47 of an H100's 79.18 GiB, 23.08 of a 4090's 23.64 in the
+  // logs of tests/data/engine_logs.json).
   if (hardware.driver_total_bytes > 0) {
-    if (is_paged_server(engine.engine)) return hardware.driver_total_bytes;
+    if (engine.engine == "vllm") return hardware.driver_total_bytes;
     if (hardware.kind == "discrete") return hardware.driver_total_bytes - engine.reserved_bytes;
   }
   if (hardware.backend == "metal") {

@@ -619,8 +619,9 @@ TEST_CASE("SGLang: mem_fraction_static by hand", "[engines][sglang]") {
   attention_dp["devices"] = 8;
   attention_dp["parallel"] = {{"data", 8}};
   CHECK(fraction(attention_dp) == Approx(0.584));
-  // The pool: 0.829 x 79.18 GiB - weights, per token 131,072 B.
-  int64_t pool = static_cast<int64_t>(0.829 * 85018877624.0) - 16060522496LL;
+  // The pool: 0.829 x the memory free before the weights load (79.18 GiB less the 512 MiB
+  // context: 84,482,006,712 B) - weights, per token 131,072 B.
+  int64_t pool = static_cast<int64_t>(0.829 * 84482006712.0) - 16060522496LL;
   CHECK(h100["memory"]["kv_pool_bytes"] == pool);
   CHECK(h100["memory"]["kv_capacity_tokens"] == pool / 131072);
   // Sliding layers take 0.8 x the full layers' tokens: gpt-oss-120b's per-token cost is
@@ -670,13 +671,14 @@ TEST_CASE("SGLang: a hybrid model's recurrent states take 0.9 / 1.9 of what the 
   // x 128 f32 SSM elements and 3 x (2 x 16 x 128 + 32 x 128) = 24,576 bf16 conv elements, a quarter
   // per rank: (2,097,152 + 49,152) / 4 = 536,576 B x 36 = 19,316,736 B per request; 12 full layers with 2 KV heads, one per rank: 12 x 256 x 2 x 2 =
   // 12,288 B per token. mem_fraction_static 0.817 (512 + 12,288 + 512 + 2 x 512 + 8 x 58 = 14,800 of
-  // the 81,080.32 MiB torch reports: 0.8175), of those 79.18 GiB.
+  // the 81,080.32 MiB torch reports: 0.8175), of the memory free before the weights load: those
+  // 79.18 GiB less the 512 MiB context, 84,482,006,712 B.
   auto next = result_of({{"model", "qwen3-next-80b-a3b"}, {"weights", "BF16"}, {"engine", "sglang"},
                          {"hardware", "h100-sxm"}, {"devices", 4}, {"context_tokens", 32768}});
   CHECK(next["scenario"]["mem_fraction_static"].get<double>() == Approx(0.817));
   const auto& memory = next["memory"];
   const int64_t weights = memory["per_device"][0]["weights_bytes"].get<int64_t>();
-  const int64_t rest = static_cast<int64_t>(0.817 * 85018877624.0) - weights;
+  const int64_t rest = static_cast<int64_t>(0.817 * 84482006712.0) - weights;
   const int64_t per_request = 19316736;
   const int64_t slots = static_cast<int64_t>(static_cast<double>(rest) * 0.9 / 1.9) / per_request;
   const int64_t pool = rest - slots * per_request;
@@ -688,6 +690,23 @@ TEST_CASE("SGLang: a hybrid model's recurrent states take 0.9 / 1.9 of what the 
   CHECK(memory["per_device"][0]["kv_cache_bytes"] == 12288 * 32768 + slots * per_request);
 }
 
+TEST_CASE("SGLang's static share is a fraction of the memory free before the weights load", "[engines][sglang][engine_logs]") {
+  // KVCacheConfigurator._profile_available_bytes: the budget is the memory free after the weights
+  // less (1 - mem_fraction_static) x pre_model_load_memory, the memory free before them, i.e. that
+  // fraction of the free memory, the CUDA context already out of it. Logged: "Load weight end ...
+  // avail mem=17.40 GB, mem usage=61.07 GB" on an H100 (78.47 GiB free before the load, of 79.18)
+  // and "avail mem=16.00 GB, mem usage=7.08 GB" on each of four RTX 4090s (23.08 of 23.64; records
+  // sglang-0.5.19-qwen3-32b-h100 and sglang-ebaf86d-qwen3-14b-bf16-4x-rtx-4090 of
+  // tests/data/engine_logs.json). The estimate takes the driver's total less the 512 MiB context.
+  auto h100 = result_of({{"model", "qwen3-32b"}, {"weights", "BF16"}, {"engine", "sglang"}, {"hardware", "h100-sxm"}});
+  CHECK(h100["memory"]["per_device"][0]["usable_bytes"].get<double>() / 1073741824.0 == Approx(78.47).margin(0.25));
+  auto rtx = result_of({{"model", "qwen3-14b"}, {"weights", "BF16"}, {"engine", "sglang"}, {"hardware", "rtx-4090"}, {"devices", 4}});
+  CHECK(rtx["memory"]["per_device"][0]["usable_bytes"].get<double>() / 1073741824.0 == Approx(23.08).margin(0.25));
+  // vLLM's budget is a fraction of the total itself: 0.92 x 79.18 GiB.
+  auto vllm = result_of({{"model", "qwen3-32b"}, {"weights", "BF16"}, {"engine", "vllm"}, {"hardware", "h100-sxm"}});
+  CHECK(vllm["memory"]["per_device"][0]["usable_bytes"] == static_cast<int64_t>(0.92 * 85018877624.0));
+}
+
 TEST_CASE("SGLang's --mamba-ssm-dtype and --max-running-requests, and vLLM's --mamba-ssm-cache-dtype", "[engines][sglang][vllm]") {
   // The Qwen3-Next case above with the SSM state in bf16 and four running requests: per rank
   // (49,152 + 1,048,576) / 4 = 274,432 B a layer, x 36 = 9,879,552 B a request.
@@ -696,7 +715,7 @@ TEST_CASE("SGLang's --mamba-ssm-dtype and --max-running-requests, and vLLM's --m
   auto envelope = llmcalc_test::estimate(request);
   REQUIRE(envelope["ok"] == true);
   const nlohmann::json& memory = envelope["result"]["memory"];
-  const int64_t rest = static_cast<int64_t>(0.817 * 85018877624.0) - memory["per_device"][0]["weights_bytes"].get<int64_t>();
+  const int64_t rest = static_cast<int64_t>(0.817 * 84482006712.0) - memory["per_device"][0]["weights_bytes"].get<int64_t>();
   const int64_t slots = static_cast<int64_t>(static_cast<double>(rest) * 0.9 / 1.9) / 9879552;
   CHECK(memory["kv_pool_bytes"] == 4 * (rest - slots * 9879552));
   // Four running requests at most, though the pool holds more at 32,768 tokens.
@@ -1058,8 +1077,9 @@ TEST_CASE("vLLM drafts with the checkpoint's MTP layers: their weights and pages
 }
 
 TEST_CASE("SGLang drafts with the MTP layers: the draft's own embedding and head at sizing, its pool and verify states", "[engines][sglang]") {
-  // Qwen3.6-27B BF16 on one H100 (79.18 GiB: 85,018,877,624 B), --mem-fraction-static 0.85,
-  // 32,768 tokens, 2 drafts: --speculative-num-steps 2, 3 tokens verified a step.
+  // Qwen3.6-27B BF16 on one H100 (79.18 GiB less the 512 MiB context free before the weights load:
+  // 84,482,006,712 B), --mem-fraction-static 0.85, 32,768 tokens, 2 drafts: --speculative-num-steps
+  // 2, 3 tokens verified a step.
   nlohmann::json request = {{"model", "qwen3.6-27b"}, {"weights", "BF16"}, {"engine", "sglang"}, {"hardware", "h100-sxm"},
                             {"context_tokens", 32768}, {"mem_fraction_static", 0.85}, {"mtp", true}};
   auto drafting = llmcalc_test::estimate(request);
@@ -1087,24 +1107,25 @@ TEST_CASE("SGLang drafts with the MTP layers: the draft's own embedding and head
   CHECK(drafting["result"]["memory"]["weights_bytes"].get<int64_t>() == plain_weights + drafter);
   CHECK(static_cast<double>(drafter + vocab_copies) / 1073741824.0 == Approx(5.53).margin(0.005));
 
-  // By hand: the static share 0.85 x 85,018,877,624 = 72,266,045,980 B less the weights at sizing
+  // By hand: the static share 0.85 x 84,482,006,712 = 71,809,705,705 B less the weights at sizing
   // leaves `rest`. A request's state: 48 Gated DeltaNet layers of 48 x 128 x 128 f32 and 3 x (2 x
   // 16 x 128 + 48 x 128) bf16 elements, 3,207,168 B, 153,944,064 B in all (a third-party reading of
   // SGLang's sizing gives 153.9 MB: search-index id 63144735551). The state budget rest x 0.9 / 1.9
   // holds K slots with (K + 1) states and a verify cache of (min(48, K / 5) + 1) x 3 states.
-  const int64_t rest = 72266045980LL - (plain_weights + drafter + vocab_copies);
+  const int64_t rest = 71809705705LL - (plain_weights + drafter + vocab_copies);
   const double state = 153944064.0;
   const double budget = static_cast<double>(rest) * 0.9 / 1.9;
   const int64_t slots = static_cast<int64_t>(std::floor((budget - state * 4) / (state * (1 + 3.0 / 5))));
   const int64_t requests = std::min<int64_t>(48, slots / 5);
-  CHECK(slots == 19);
+  CHECK(slots == 18);
   const int64_t states = (slots + 1 + (requests + 1) * 3) * 153944064LL;
   const nlohmann::json& memory = drafting["result"]["memory"];
   CHECK(memory["kv_pool_bytes"] == rest - states);
   // The pool's tokens cost the model's 16 full layers (4 KV heads x 256 x K and V x 2 B: 65,536 B);
   // the draft's pool (one layer, 4,096 B a token) is not in SGLang's cell for Qwen3.5 and later.
   CHECK(memory["kv_capacity_tokens"] == (rest - states) / 65536);
-  CHECK(memory["max_concurrent_sequences"].get<double>() == Approx(static_cast<double>(requests)));
+  CHECK(memory["max_concurrent_sequences"].get<double>() ==
+        Approx(std::min(static_cast<double>(requests), static_cast<double>((rest - states) / 65536) / 32768.0)));
   CHECK(memory["per_device"][0]["kv_cache_bytes"] == (65536 + 4096) * 32768LL + states);
 
   // DeepSeek R1 at tp 8 on H200s: the draft's pool is in the cell (an MLA row of (512 + 64) x 2 B
