@@ -449,7 +449,7 @@ int64_t sglang_running_requests(const ModelSpec& model, const MemoryRequest& req
   return sglang_drafts_mtp(model, request) ? kSglangDraftRequests : 0;
 }
 
-// Both pools of one SGLang rank of a stage.
+// The state pool and verify cache of one SGLang rank of a stage, and what its static share leaves.
 SglangStates sglang_stage_states(const ModelSpec& model, const WeightPlan& weights, const Hardware& hardware,
                                  const MemoryRequest& request, int64_t usable, int64_t stage,
                                  int64_t state_per_sequence) {
