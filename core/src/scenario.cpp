@@ -268,7 +268,7 @@ const std::set<std::string> kRequestKeys = {
     "network", "parallel", "flash_attention", "ubatch", "port", "gpu_layers", "cpu_moe_layers",
     "tensor_split", "cpu_expert_layers", "system_memory_bytes", "system_memory_bandwidth_bytes_per_s",
     "fit", "fit_target_bytes", "fit_min_context", "kv_unified", "llama_cpp_build", "cache_ram_bytes", "mmproj", "mtp",
-    "mtp_draft_tokens", "mamba_ssm_dtype", "prefix_caching", "gpu_memory_utilization", "max_num_batched_tokens", "max_num_seqs",
+    "mtp_draft_tokens", "mamba_ssm_dtype", "max_mamba_cache_size", "prefix_caching", "gpu_memory_utilization", "max_num_batched_tokens", "max_num_seqs",
     "kv_cache_memory_bytes", "mem_fraction_static", "assumptions", "cost", "finetune"};
 
 }  // namespace
@@ -393,6 +393,7 @@ std::optional<Scenario> resolve_scenario(const nlohmann::json& request, Issues& 
   s.engine.mtp_draft_tokens = reader.integer("mtp_draft_tokens", 1, 16, 2).value_or(2);
   const std::string ssm_dtype = reader.string("mamba_ssm_dtype", 16, std::string("float32")).value_or("float32");
   s.engine.ssm_state_bf16 = ssm_dtype == "bfloat16";
+  s.engine.max_mamba_cache_size = reader.integer("max_mamba_cache_size", 0, 1 << 20, 0).value_or(0);
   if (!s.engine.ssm_state_bf16 && ssm_dtype != "float32") {
     issues.error("unknown_ssm_dtype", "/mamba_ssm_dtype", "mamba_ssm_dtype must be float32 or bfloat16.");
   }
@@ -601,6 +602,7 @@ std::string scenario_text(const Scenario& s, int64_t context_tokens) {
     o.boolean("kv_unified", s.engine.kv_unified);
     o.integer("llama_cpp_build", s.engine.llama_cpp_build);
     o.string("mamba_ssm_dtype", s.engine.ssm_state_bf16 ? "bfloat16" : "float32");
+    o.integer("max_mamba_cache_size", s.engine.max_mamba_cache_size);
     o.integer("max_num_batched_tokens", s.engine.max_num_batched_tokens);
     o.integer("max_num_seqs", s.engine.max_num_seqs);
     o.number("mem_fraction_static", s.engine.mem_fraction_static);

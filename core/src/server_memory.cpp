@@ -411,16 +411,24 @@ int64_t sglang_static_bytes(const EngineSettings& engine, int64_t usable) {
 // requests are held to the slots / 5 and --max-running-requests (`running`, 0: none). Drafting
 // (D = drafts + 1 tokens verified a step, --speculative-eagle-topk 1) adds a verify cache of D
 // states per running request plus one, and the budget is solved for both: K slots with
-// (K + 1) x state + (min(running, K / 5) + 1) x D x state within it.
+// (K + 1) x state + (min(running, K / 5) + 1) x D x state within it. --max-mamba-cache-size K
+// (`slots_given`) takes K + 1 states and the verify cache, whatever the budget.
 struct SglangStates {
   int64_t bytes = 0;         // state pool and verify cache, one rank
   int64_t max_requests = 0;  // 0: no cap but the pool's
   int64_t rest = 0;          // the static share less the weights at sizing, one rank
 };
 
-SglangStates sglang_states(int64_t rest, int64_t per_request, int64_t draft_tokens, int64_t running) {
+SglangStates sglang_states(int64_t rest, int64_t per_request, int64_t draft_tokens, int64_t running,
+                           int64_t slots_given) {
   SglangStates out{0, running, rest};
-  if (rest <= 0 || per_request <= 0) return out;
+  if (per_request <= 0) return out;
+  if (slots_given > 0) {
+    out.max_requests = running > 0 ? std::min(running, slots_given / kStateSlotsPerRequest) : slots_given / kStateSlotsPerRequest;
+    out.bytes = (slots_given + 1 + (draft_tokens > 0 ? (out.max_requests + 1) * draft_tokens : 0)) * per_request;
+    return out;
+  }
+  if (rest <= 0) return out;
   const double budget = static_cast<double>(rest) * kMambaFullMemoryRatio / (1.0 + kMambaFullMemoryRatio);
   const double state = static_cast<double>(per_request);
   const double verified = static_cast<double>(draft_tokens);
@@ -456,7 +464,7 @@ SglangStates sglang_stage_states(const ModelSpec& model, const WeightPlan& weigh
   const int64_t rest =
       sglang_static_bytes(request.engine, usable) - sglang_sizing_weights(model, weights, hardware, request, stage);
   return sglang_states(rest, state_per_sequence, sglang_verified_tokens(model, request),
-                       sglang_running_requests(model, request));
+                       sglang_running_requests(model, request), request.engine.max_mamba_cache_size);
 }
 
 }  // namespace

@@ -1128,6 +1128,20 @@ TEST_CASE("SGLang drafts with the MTP layers: the draft's own embedding and head
         Approx(std::min(static_cast<double>(requests), static_cast<double>((rest - states) / 65536) / 32768.0)));
   CHECK(memory["per_device"][0]["kv_cache_bytes"] == (65536 + 4096) * 32768LL + states);
 
+  // --max-mamba-cache-size 20 with 2 running requests: 20 + 1 states and (2 + 1) x 3 verify states,
+  // whatever the budget. The structure as an upstream log shows it (sgl-project/sglang issue
+  // #39830, main 2929a399, Qwen3.8-Flash-Next with --max-mamba-cache-size 48, 4 running, 3 drafts,
+  // bf16 SSM): "ssm_state size: 2.58GB" = 49 x 36 x 48 x 128 x 128 x 2 B and
+  // "intermediate_ssm_state_cache size: 1.05GB" = (4 + 1) x 4 of them (search-index id 71329258881).
+  request["mtp"] = true;
+  request["max_mamba_cache_size"] = 20;
+  request["max_num_seqs"] = 2;
+  auto given = llmcalc_test::estimate(request);
+  REQUIRE(given["ok"] == true);
+  CHECK(given["result"]["memory"]["kv_pool_bytes"] == rest - (21 + 3 * 3) * 153944064LL);
+  CHECK(given["result"]["memory"]["max_concurrent_sequences"].get<double>() == Approx(2.0));
+  CHECK(given["result"]["commands"]["sglang"]["flags"]["--max-mamba-cache-size"] == "20");
+
   // DeepSeek R1 at tp 8 on H200s: the draft's pool is in the cell (an MLA row of (512 + 64) x 2 B
   // for each of 61 + 1 layers), and its load at sizing is the whole MTP layer, whose embedding
   // and head it ships (129,280 x 7,168 each, bf16), an eighth a rank; running requests default to 48.

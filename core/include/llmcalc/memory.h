@@ -58,6 +58,7 @@ struct EngineSettings {
   // Recurrent layers' SSM state in bf16: SGLang --mamba-ssm-dtype bfloat16 (its default float32),
   // vLLM --mamba-ssm-cache-dtype bfloat16 (its default the config's).
   bool ssm_state_bf16 = false;
+  int64_t max_mamba_cache_size = 0;  // SGLang --max-mamba-cache-size: recurrent-state slots (0: its rule)
 };
 
 /// How vLLM and SGLang spread a model over the devices: `tensor` ranks share each layer,
