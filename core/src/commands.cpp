@@ -534,6 +534,7 @@ nlohmann::json launch_commands(const Scenario& s, const MemoryEstimate& memory) 
     if (!quantization.empty()) flags.push_back({"--quantization", quantization});
     if (!s.max_seqs_auto) flags.push_back({"--max-running-requests", std::to_string(s.engine.max_num_seqs)});
     if (s.engine.ssm_state_bf16) flags.push_back({"--mamba-ssm-dtype", "bfloat16"});
+    if (!s.engine.prefix_caching) flags.push_back({"--disable-radix-cache", ""});
     if (s.engine.max_mamba_cache_size > 0) {
       flags.push_back({"--max-mamba-cache-size", std::to_string(s.engine.max_mamba_cache_size)});
     }

@@ -412,7 +412,9 @@ int64_t sglang_static_bytes(const EngineSettings& engine, int64_t usable) {
 // (D = drafts + 1 tokens verified a step, --speculative-eagle-topk 1) adds a verify cache of D
 // states per running request plus one, and the budget is solved for both: K slots with
 // (K + 1) x state + (min(running, K / 5) + 1) x D x state within it. --max-mamba-cache-size K
-// (`slots_given`) takes K + 1 states and the verify cache, whatever the budget.
+// (`slots_given`) takes K + 1 states and the verify cache, whatever the budget. Without the radix
+// cache (--disable-radix-cache) a request holds one slot (`ratio` 1, _calculate_mamba_ratio), and
+// with --max-running-requests the slots are that many.
 struct SglangStates {
   int64_t bytes = 0;         // state pool and verify cache, one rank
   int64_t max_requests = 0;  // 0: no cap but the pool's
@@ -420,11 +422,11 @@ struct SglangStates {
 };
 
 SglangStates sglang_states(int64_t rest, int64_t per_request, int64_t draft_tokens, int64_t running,
-                           int64_t slots_given) {
+                           int64_t slots_given, int64_t ratio) {
   SglangStates out{0, running, rest};
   if (per_request <= 0) return out;
   if (slots_given > 0) {
-    out.max_requests = running > 0 ? std::min(running, slots_given / kStateSlotsPerRequest) : slots_given / kStateSlotsPerRequest;
+    out.max_requests = running > 0 ? std::min(running, slots_given / ratio) : slots_given / ratio;
     out.bytes = (slots_given + 1 + (draft_tokens > 0 ? (out.max_requests + 1) * draft_tokens : 0)) * per_request;
     return out;
   }
@@ -435,10 +437,9 @@ SglangStates sglang_states(int64_t rest, int64_t per_request, int64_t draft_toke
   const int64_t slots =
       draft_tokens == 0
           ? static_cast<int64_t>(budget) / per_request
-          : std::max<int64_t>(0, static_cast<int64_t>(std::floor(
-                                     (budget - state * (1 + verified)) /
-                                     (state * (1 + verified / static_cast<double>(kStateSlotsPerRequest))))));
-  out.max_requests = slots / kStateSlotsPerRequest;
+          : std::max<int64_t>(0, static_cast<int64_t>(std::floor((budget - state * (1 + verified)) /
+                                                                 (state * (1 + verified / static_cast<double>(ratio))))));
+  out.max_requests = slots / ratio;
   if (running > 0) out.max_requests = std::min(running, out.max_requests);
   out.bytes = draft_tokens == 0 ? slots * per_request
                                 : (slots + 1 + (out.max_requests + 1) * draft_tokens) * per_request;
@@ -463,8 +464,13 @@ SglangStates sglang_stage_states(const ModelSpec& model, const WeightPlan& weigh
                                  int64_t state_per_sequence) {
   const int64_t rest =
       sglang_static_bytes(request.engine, usable) - sglang_sizing_weights(model, weights, hardware, request, stage);
-  return sglang_states(rest, state_per_sequence, sglang_verified_tokens(model, request),
-                       sglang_running_requests(model, request), request.engine.max_mamba_cache_size);
+  const int64_t running = sglang_running_requests(model, request);
+  const bool radix = request.engine.prefix_caching;
+  const int64_t slots = request.engine.max_mamba_cache_size > 0 ? request.engine.max_mamba_cache_size
+                        : radix                                 ? 0
+                                                                : running;
+  return sglang_states(rest, state_per_sequence, sglang_verified_tokens(model, request), running, slots,
+                       radix ? kStateSlotsPerRequest : 1);
 }
 
 }  // namespace

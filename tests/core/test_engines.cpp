@@ -1141,6 +1141,17 @@ TEST_CASE("SGLang drafts with the MTP layers: the draft's own embedding and head
   CHECK(given["result"]["memory"]["kv_pool_bytes"] == rest - (21 + 3 * 3) * 153944064LL);
   CHECK(given["result"]["memory"]["max_concurrent_sequences"].get<double>() == Approx(2.0));
   CHECK(given["result"]["commands"]["sglang"]["flags"]["--max-mamba-cache-size"] == "20");
+  // Without the radix cache (prefix_caching false: --disable-radix-cache) a request holds one slot
+  // and --max-running-requests 2 makes the slots 2: 3 states and (2 + 1) x 3 verify states (a
+  // third party's reading of the same code: "K = max_running  # from_max_running_requests branch",
+  // search-index id 63144735551).
+  request.erase("max_mamba_cache_size");
+  request["prefix_caching"] = false;
+  auto radixless = llmcalc_test::estimate(request);
+  REQUIRE(radixless["ok"] == true);
+  CHECK(radixless["result"]["memory"]["kv_pool_bytes"] == rest - (3 + 3 * 3) * 153944064LL);
+  CHECK(radixless["result"]["memory"]["max_concurrent_sequences"].get<double>() == Approx(2.0));
+  CHECK(radixless["result"]["commands"]["sglang"]["flags"].contains("--disable-radix-cache"));
 
   // DeepSeek R1 at tp 8 on H200s: the draft's pool is in the cell (an MLA row of (512 + 64) x 2 B
   // for each of 61 + 1 layers), and its load at sizing is the whole MTP layer, whose embedding
