@@ -1153,6 +1153,20 @@ TEST_CASE("SGLang drafts with the MTP layers: the draft's own embedding and head
   CHECK(radixless["result"]["memory"]["max_concurrent_sequences"].get<double>() == Approx(2.0));
   CHECK(radixless["result"]["commands"]["sglang"]["flags"].contains("--disable-radix-cache"));
 
+  // A v0.5.17 log (record sglang-0.5.17-qwen3.6-27b-bf16-a100-pcie-eagle-5-6 of
+  // tests/data/engine_logs.json: one A100 80GB PCIe, 0.92, 169,000 tokens, 4 running, 5 drafts, bf16
+  // SSM state): "max_mamba_cache_size: 43" and 171,008 tokens. A request's state is 48 x (30,720 +
+  // 786,432) x 2 B = 78,446,592 B; the device holds the draft's and the model's KV for the context
+  // (69,632 B a token, 169,008 paged) and K + 1 + (4 + 1) x 6 states.
+  const nlohmann::json a100 = {{"model", "qwen3.6-27b"}, {"weights", "BF16"}, {"engine", "sglang"}, {"hardware", "a100-80gb-pcie"},
+                               {"context_tokens", 169000}, {"mem_fraction_static", 0.92}, {"max_num_seqs", 4},
+                               {"mamba_ssm_dtype", "bfloat16"}, {"mtp", true}, {"mtp_draft_tokens", 5}};
+  auto logged = llmcalc_test::estimate(a100);
+  REQUIRE(logged["ok"] == true);
+  const int64_t a100_states = logged["result"]["memory"]["per_device"][0]["kv_cache_bytes"].get<int64_t>() - 69632LL * 169008;
+  CHECK(a100_states == (43 + 1 + 5 * 6) * 78446592LL);
+  CHECK(logged["result"]["memory"]["kv_capacity_tokens"].get<double>() == Approx(171008.0).epsilon(0.02));
+
   // DeepSeek R1 at tp 8 on H200s: the draft's pool is in the cell (an MLA row of (512 + 64) x 2 B
   // for each of 61 + 1 layers), and its load at sizing is the whole MTP layer, whose embedding
   // and head it ships (129,280 x 7,168 each, bf16), an eighth a rank; running requests default to 48.
