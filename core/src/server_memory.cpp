@@ -140,15 +140,6 @@ int64_t rank_weights(const ModelSpec& model, const WeightPlan& weights, const Ha
   return dense / plan.tensor + experts;
 }
 
-// What one rank holds when SGLang sizes its pools: its weights and, on the last stage, the
-// draft's own embedding and head (sglang_drafts_mtp).
-int64_t sglang_sizing_weights(const ModelSpec& model, const WeightPlan& weights, const Hardware& device,
-                              const MemoryRequest& request, int64_t stage) {
-  const ParallelPlan plan = plan_of(request);
-  const int64_t vocab = stage == plan.pipeline - 1 ? sglang_draft_vocab_bytes(model, request) / plan.tensor : 0;
-  return rank_weights(model, weights, device, request, stage) + vocab;
-}
-
 int64_t max_ffn_width(const ModelSpec& model) {
   int64_t width = 0;
   for (const LayerSpec& layer : model.layers) {
@@ -243,6 +234,10 @@ PoolShape pool_shape(const ModelSpec& model, const Hardware& hardware, const Mem
                             : sglang                               ? 4
                             : model.ssm_state_dtype_bytes > 0      ? model.ssm_state_dtype_bytes
                                                                    : kModelDtypeBytes;
+  // One token of a layer on this rank: its K and V (or latent) and its indexer's keys, paged.
+  const auto paged_row_bytes = [&](const AttentionGeometry& a) {
+    return kv_row_bytes(model, a, request.kv_type, KvLayout::paged) + indexer_row_bytes(a, request.kv_type, KvLayout::paged);
+  };
   // The last stage also holds the MTP drafter's layers, which attend as the model's last
   // full-attention layer does.
   const int64_t drafts = vllm_drafts_mtp(model, request) ? request.engine.mtp_draft_tokens : 0;
@@ -253,8 +248,7 @@ PoolShape pool_shape(const ModelSpec& model, const Hardware& hardware, const Mem
   const int64_t drafter_layers = stage == plan.pipeline - 1 && drafts > 0 && drafter ? model.mtp_layers : 0;
   for (int64_t i = first; i < last + drafter_layers; ++i) {
     AttentionGeometry a = rank_share(i < last ? model.layers[static_cast<std::size_t>(i)].attention : *drafter, ranks);
-    int64_t row = kv_row_bytes(model, a, request.kv_type, KvLayout::paged);
-    row += indexer_row_bytes(a, request.kv_type, KvLayout::paged);
+    int64_t row = paged_row_bytes(a);
     if (a.state_elements_per_seq > 0) {
       other_layers |= a.kind == AttentionKind::full;  // a layer with both (Falcon-H1)
       ++state_layers;
@@ -288,9 +282,7 @@ PoolShape pool_shape(const ModelSpec& model, const Hardware& hardware, const Mem
   }
   shape.state = shape.state_per_sequence * sequences;
   if (stage == plan.pipeline - 1 && sglang_drafts_mtp(model, request) && drafter) {
-    const AttentionGeometry a = rank_share(*drafter, ranks);
-    shape.draft_per_token = model.mtp_layers * (kv_row_bytes(model, a, request.kv_type, KvLayout::paged) +
-                                                indexer_row_bytes(a, request.kv_type, KvLayout::paged));
+    shape.draft_per_token = model.mtp_layers * paged_row_bytes(rank_share(*drafter, ranks));
   }
   if (request.engine.engine == "vllm" && sliding_request_bytes > 0) {
     shape.request_bytes = shape.per_token * kPageTokens * pages + sliding_request_bytes;
@@ -458,12 +450,14 @@ int64_t sglang_running_requests(const ModelSpec& model, const MemoryRequest& req
   return sglang_drafts_mtp(model, request) ? kSglangDraftRequests : 0;
 }
 
-// The state pool and verify cache of one SGLang rank of a stage, and what its static share leaves.
-SglangStates sglang_stage_states(const ModelSpec& model, const WeightPlan& weights, const Hardware& hardware,
-                                 const MemoryRequest& request, int64_t usable, int64_t stage,
-                                 int64_t state_per_sequence) {
-  const int64_t rest =
-      sglang_static_bytes(request.engine, usable) - sglang_sizing_weights(model, weights, hardware, request, stage);
+// The state pool and verify cache of one SGLang rank of a stage holding `rank_weights` bytes of
+// weights, and what its static share leaves; on the last stage the draft's own embedding and head
+// are held too while the pools are sized (sglang_drafts_mtp).
+SglangStates sglang_stage_states(const ModelSpec& model, const MemoryRequest& request, int64_t usable, int64_t stage,
+                                 int64_t rank_weights, int64_t state_per_sequence) {
+  const ParallelPlan plan = plan_of(request);
+  const int64_t vocab = stage == plan.pipeline - 1 ? sglang_draft_vocab_bytes(model, request) / plan.tensor : 0;
+  const int64_t rest = sglang_static_bytes(request.engine, usable) - rank_weights - vocab;
   const int64_t running = sglang_running_requests(model, request);
   const bool radix = request.engine.prefix_caching;
   const int64_t slots = request.engine.max_mamba_cache_size > 0 ? request.engine.max_mamba_cache_size
@@ -526,7 +520,7 @@ ServerPool server_pool(const ModelSpec& model, const WeightPlan& weights, const 
       pool.bytes_per_token += static_cast<int64_t>(kSwaFullTokensRatio * static_cast<double>(shape.swa_per_token));
       if (sglang_budgets_draft(model)) pool.bytes_per_token += shape.draft_per_token;
       const SglangStates states =
-          sglang_stage_states(model, weights, hardware, request, usable, stage, shape.state_per_sequence);
+          sglang_stage_states(model, request, usable, stage, weights_per_rank, shape.state_per_sequence);
       pool.fixed_bytes = states.bytes;
       pool.max_requests = states.max_requests;
       pool.pool_bytes = states.rest - pool.fixed_bytes;
@@ -579,7 +573,7 @@ EngineTotals server_totals(const ModelSpec& model, const WeightPlan& weights, co
     // SGLang allocates its whole recurrent-state pool up front.
     const int64_t state =
         engine.engine == "sglang"
-            ? sglang_stage_states(model, weights, hardware, request, usable, stage, shape.state_per_sequence).bytes
+            ? sglang_stage_states(model, request, usable, stage, share.weights_bytes, shape.state_per_sequence).bytes
             : shape.state;
     share.kv_cache_bytes =
         (shape.per_token + shape.draft_per_token) * paged * sequences + shape.window + state + shape.decode_bytes;
