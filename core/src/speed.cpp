@@ -160,12 +160,22 @@ struct Work {
   double flops_per_token = 0;
   double offloaded = 0;        // bytes a step reads from system RAM
   double host_time = 0;        // seconds to read them
-  // Routed-expert bytes a step touches when `tokens` tokens select experts: up to all of them.
+  // Routed-expert bytes a step touches when `tokens` tokens select experts. A token's top-k
+  // leaves a given expert out with probability 1 - k/E, so independent tokens leave it out with
+  // (1 - k/E)^tokens and touch the expected share 1 - (1 - k/E)^tokens: k/E for one token, all of
+  // them only in the limit (Fedus et al. 2021's uniform-routing case; real routers are skewed,
+  // so more tokens share experts and this is the upper end).
   const WeightPlan* weights = nullptr;
   double experts_for(double tokens) const {
     if (weights->expert_bytes <= 0) return 0.0;
     double share = static_cast<double>(weights->active_expert_bytes) / static_cast<double>(weights->expert_bytes);
-    return std::min(1.0, share * tokens) * static_cast<double>(weights->expert_bytes);
+    // (1 - share)^tokens by squaring: libm's pow brings its tables into the WebAssembly module.
+    double missed = 1.0;
+    double base = 1.0 - std::min(1.0, share);
+    for (auto n = static_cast<int64_t>(tokens); n > 0; n /= 2, base *= base) {
+      if (n % 2) missed *= base;
+    }
+    return (1.0 - missed) * static_cast<double>(weights->expert_bytes);
   }
 };
 

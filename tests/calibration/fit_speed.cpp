@@ -169,7 +169,8 @@ int main(int argc, char** argv) {
     if (!plan) { ++skipped["custom quant mix"]; continue; }
     Sample s;
     s.label = r.value("device", "").substr(0, 40) + " x" + std::to_string(r.value("device_count", 1)) +
-              " | " + id + " " + type + " | " + test + " @" + std::to_string(r.value("context_tokens", 0));
+              " | " + id + " " + type + " | " + test + " @" + std::to_string(r.value("context_tokens", 0)) +
+              (r.value("batch", 1) > 1 ? " B" + std::to_string(r.value("batch", 1)) : "");
     s.backend = llmcalc::speed_calibration_key(hw);
     s.decode = match[2] == "tg";
     s.measured = r.value("tokens_per_s", 0.0);

@@ -214,6 +214,26 @@ TEST_CASE("The time to first token of a prompt does not move with the context se
   CHECK(small["decode"]["tokens_per_s"].get<double>() > large["decode"]["tokens_per_s"].get<double>());
 }
 
+TEST_CASE("A batch of MoE decodes reads the experts independent top-k routing leaves expected", "[speed][moe]") {
+  // Qwen3-30B-A3B: 48 MoE layers, each token picks 8 of 128 experts (config.json), so one token
+  // leaves an expert out with probability 15/16 and B tokens read the share 1 - (15/16)^B of the
+  // expert bytes X: 1/16 = 0.0625 (B = 1), 0.12109375 (B = 2), 1 - 0.356074 = 0.643926 (B = 16;
+  // (15/16)^16 = e^(16 ln 0.9375) = e^-1.032616). A step of B sequences reads f(B) = D + c(B) X +
+  // B L (D the other weights, L one embedding row and one sequence's KV), so
+  // f(16) - f(1) - 15 (f(2) - f(1)) = X [(c16 - c1) - 15 (c2 - c1)] = X (0.581426 - 0.878906)
+  // = -0.297480 X. (A share growing as B k/E until all are read would give 0.)
+  auto step_bytes = [](int64_t batch) {
+    auto r = llmcalc_test::estimate({{"model", "qwen3-30b-a3b"}, {"weights", "Q4_K_M"}, {"hardware", "rtx-4090"},
+                                     {"context_tokens", 1024}, {"batch", batch}})["result"];
+    return std::make_pair(static_cast<double>(batch) * r["decode"]["bytes_per_token"].get<double>(),
+                          r["weights"]["expert_bytes"].get<double>());
+  };
+  auto [f1, experts] = step_bytes(1);
+  double f2 = step_bytes(2).first;
+  double f16 = step_bytes(16).first;
+  CHECK(f16 - f1 - 15.0 * (f2 - f1) == Approx(-0.297480 * experts).epsilon(1e-4));
+}
+
 TEST_CASE("llama.cpp's decode graph: node counts against the counts logs print", "[speed][pascal]") {
   // The per-layer counts come from Llama 3.1 8B (1,030), Qwen3.5-9B (1,831) and Qwen3.5-122B-A10B
   // (4,473) (core/src/speed.cpp). Logs of other models, none used there: Qwen3.6-27B, 16 full and
