@@ -19,7 +19,7 @@ const HUMAN_ONLY = new Set(['notes', 'note', 'source_copy', 'source_copy_others'
   'config_completeness', 'published_total_params', 'published_non_embedding_params', 'gguf_repo_source',
   'ollama_tag_source', 'model_card', 'price_new_source', 'price_used_sources', 'price_used_date', 'confidence',
   'pcie_peer_to_peer_quote', 'pcie_peer_to_peer_source', 'sources', 'socket_quote', 'socket_source',
-  'rdma_quote', 'rdma_source', 'cuda_total_source',
+  'rdma_quote', 'rdma_source', 'cuda_total_source', 'fp16_basis', 'fp16_source',
   // Facts the calculator does not compute with (yet): a device's vendor and FP8 rate, an API
   // provider's own model name, cached-input price and catalog flag, a cloud offer's price per
   // GPU (the core reads the instance's, usd_per_hour, and its device count).

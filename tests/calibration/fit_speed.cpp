@@ -199,6 +199,7 @@ int main(int argc, char** argv) {
     s.request.flash_attention = r.contains("flash_attention") && r["flash_attention"].is_boolean() &&
                                 r["flash_attention"].get<bool>();
     if (s.measured <= 0 || (!s.decode && hw.fp16_flops_per_s <= 0)) { ++skipped["no compute figure"]; continue; }
+    if (!s.decode && entry.contains("exclude_prefill_from_fit")) { ++skipped["prefill excluded in the map"]; continue; }
     samples.push_back(s);
   }
   // vLLM / SGLang at one request (tests/data/server_speed_measurements.json), fitted per
