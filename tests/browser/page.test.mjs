@@ -500,6 +500,21 @@ test('an unsloth Dynamic quant from the menu is sized from its published file, a
   await context.close();
 });
 
+test('a Mac has a time to first token, from its GPU\'s FP32 rate', async () => {
+  // Llama 3.1 8B Q4_K_M on an M4 Max 40-core, a 4,096-token prompt: 6.0867 s of compute at
+  // 2 x 17.18 TFLOPS x 0.315 plus 0.0106 s for one pass over the weights (by hand in
+  // tests/core/test_speed.cpp, "A Mac has a time to first token"). Before, every Mac said it had
+  // no compute figure.
+  const { context, page, errors } = await openCalculator(suite.browser,
+    `${suite.base}/index.html#v=1&model=llama-3.1-8b&weights=Q4_K_M&hw=m4-max-128gb&ctx=8192&prompt=4096`);
+  const answers = await page.locator('llm-calc [data-testid="answers"]').textContent();
+  assert.match(answers, /and 6\.10 s before the first token of a 4,096-token prompt/);
+  assert.doesNotMatch(answers, /no compute figure/);
+  assert.match(await figure(page, 'ttft'), /^6\.1/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('a setup that does not fit shows no speed, in English and Spanish', async () => {
   // DeepSeek V3 (671B) on one RTX 4090 cannot start: no decode, prefill or first-token figures.
   // llama.cpp's --fit keeps the card within its memory and puts the routed experts in system RAM,

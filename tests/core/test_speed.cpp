@@ -214,6 +214,20 @@ TEST_CASE("The time to first token of a prompt does not move with the context se
   CHECK(small["decode"]["tokens_per_s"].get<double>() > large["decode"]["tokens_per_s"].get<double>());
 }
 
+TEST_CASE("A Mac has a time to first token: its GPU's FP32 rate is the compute figure", "[speed][prefill]") {
+  // M4 Max 40-core: 17.18 TFLOPS (data/devices/m4-max-128gb.json fp16_source: 40 x the 32-core
+  // part's 13.74 / 32). Quantized weights multiply at 2 x that (no INT8 figure) x 0.315 (metal's
+  // quantized_compute_efficiency) = 10.8234e12 per second. Llama 3.1 8B: 2 x (8,030,261,248 -
+  // 525,336,576 embedding) = 15,009,849,344 FLOPs a token, plus attention over half the 4,096-token
+  // prompt: 2 x 32 heads x 2,048 x (128 + 128) x 32 layers = 1,073,741,824; x 4,096 tokens =
+  // 6.58784e13 FLOPs = 6.08667 s; one pass over the 4,912,898,048 B of weights at 546 GB/s x 0.85
+  // = 0.010586 s. Before the figure the page showed no time to first token on any Mac.
+  auto r = llmcalc_test::estimate({{"model", "llama-3.1-8b"}, {"weights", "Q4_K_M"}, {"hardware", "m4-max-128gb"},
+                                   {"context_tokens", 8192}, {"prompt_tokens", 4096}})["result"];
+  CHECK(r["hardware"]["fp16_flops_per_s"].get<double>() == Approx(17.18e12));
+  CHECK(r["prefill"]["ttft_s"].get<double>() == Approx(6.08667 + 0.010586).epsilon(1e-4));
+}
+
 TEST_CASE("A batch of MoE decodes reads the experts independent top-k routing leaves expected", "[speed][moe]") {
   // Qwen3-30B-A3B: 48 MoE layers, each token picks 8 of 128 experts (config.json), so one token
   // leaves an expert out with probability 15/16 and B tokens read the share 1 - (15/16)^B of the
