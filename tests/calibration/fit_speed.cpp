@@ -176,7 +176,7 @@ int main(int argc, char** argv) {
     s.measured = r.value("tokens_per_s", 0.0);
     std::string source = r.value("source", "");
     s.held_out = source.find("ggml-org/llama.cpp") != std::string::npos ||
-                 source.find("geerlingguy") != std::string::npos;
+                 source.find("geerlingguy") != std::string::npos || r.value("held_out", false);
     s.model = &models[id];
     s.weights = plan;
     s.hardware = hw;
