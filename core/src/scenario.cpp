@@ -426,6 +426,8 @@ std::optional<Scenario> resolve_scenario(const nlohmann::json& request, Issues& 
             .value_or(0.3);
     s.speed.per_layer_overhead_s =
         a.number("per_layer_overhead_s", 0, 0.01, s.speed.per_layer_overhead_s).value_or(0.0);
+    s.speed.per_moe_layer_overhead_s =
+        a.number("per_moe_layer_overhead_s", 0, 0.01, s.speed.per_moe_layer_overhead_s).value_or(0.0);
     s.speed.mtp_acceptance = a.number("mtp_acceptance", 0, 0.99, s.speed.mtp_acceptance).value_or(0.55);
     s.engine.comfortable_fraction =
         a.number("comfortable_fraction", 0.5, 1.0, s.engine.comfortable_fraction).value_or(0.9);
@@ -574,6 +576,7 @@ std::string scenario_text(const Scenario& s, int64_t context_tokens) {
       assumptions.number("compute_efficiency", s.speed.compute_efficiency);
       assumptions.number("mtp_acceptance", s.speed.mtp_acceptance);
       assumptions.number("per_layer_overhead_s", s.speed.per_layer_overhead_s);
+      assumptions.number("per_moe_layer_overhead_s", s.speed.per_moe_layer_overhead_s);
       assumptions.number("quantized_compute_efficiency", s.speed.quantized_compute_efficiency);
       assumptions.integer("reserved_bytes", s.engine.reserved_bytes);
       assumptions.number("unified_memory_fraction", s.engine.unified_memory_fraction);

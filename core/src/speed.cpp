@@ -347,7 +347,10 @@ SpeedEstimate estimate_speed(const ModelSpec& model, const WeightPlan& weights,
   }
   Step decode = request.tensor_parallel ? tensor_parallel_step(model, hardware, request, w, batch, quantized)
                                         : layer_split_step(model, request, w, batch, split, quantized);
-  double step = decode.seconds + a.per_layer_overhead_s * static_cast<double>(model.n_layers);
+  double moe_layers = 0;
+  for (const LayerSpec& layer : model.layers) moe_layers += layer.mlp.moe ? 1.0 : 0.0;
+  double step = decode.seconds + a.per_layer_overhead_s * static_cast<double>(model.n_layers) +
+                a.per_moe_layer_overhead_s * moe_layers;
   out.bound = decode.compute_bound ? "compute" : "memory";
   if (request.mtp_draft_tokens > 0 && model.mtp_layers > 0) {
     // Speculative decoding with the model's MTP layers (llama.cpp PR #22673): each step drafts k

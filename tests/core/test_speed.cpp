@@ -201,6 +201,30 @@ TEST_CASE("Per-layer overhead and the comfortable threshold are request assumpti
   CHECK(strict["result"]["memory"]["verdict"] == "tight");
 }
 
+TEST_CASE("A server's MoE layer costs more than a dense one; llama.cpp's do not", "[speed][assumptions][moe]") {
+  // Qwen3-30B-A3B has 48 layers, all MoE (config.json: decoder_sparse_step 1, no mlp_only_layers):
+  // 100 us more per MoE layer is 48 x 100 us = 4.8 ms more a step, whatever else the step costs.
+  nlohmann::json request = {{"model", "qwen3-30b-a3b"}, {"weights", "BF16"}, {"engine", "vllm"},
+                            {"hardware", "h100-sxm"}, {"context_tokens", 4096}};
+  auto calibrated = llmcalc_test::estimate(request);
+  REQUIRE(calibrated["ok"] == true);
+  // vLLM / SGLang on an HBM GPU: data/speed_calibration.json's cuda.hbm/server, fitted to
+  // today's single-request runs (tests/data/server_speed_measurements.json, "calibrates").
+  double fitted = llmcalc_test::data_record("speed_calibration.json")["backends"]["cuda.hbm/server"]["per_moe_layer_overhead_s"];
+  CHECK(fitted > 0);
+  CHECK(calibrated["result"]["scenario"]["assumptions"]["per_moe_layer_overhead_s"].get<double>() == fitted);
+  request["assumptions"] = {{"per_moe_layer_overhead_s", 0.0}};
+  auto none = llmcalc_test::estimate(request);
+  request["assumptions"] = {{"per_moe_layer_overhead_s", 100e-6}};
+  auto some = llmcalc_test::estimate(request);
+  CHECK(1.0 / some["result"]["decode"]["tokens_per_s"].get<double>() -
+            1.0 / none["result"]["decode"]["tokens_per_s"].get<double>() ==
+        Approx(48 * 100e-6).epsilon(1e-6));
+  // llama.cpp's calibration has no such term: its per-layer cost was fitted with MoE layers in.
+  auto llama = llmcalc_test::estimate({{"model", "qwen3-30b-a3b"}, {"weights", "Q4_K_M"}, {"hardware", "h100-sxm"}});
+  CHECK(llama["result"]["scenario"]["assumptions"]["per_moe_layer_overhead_s"].get<double>() == 0.0);
+}
+
 TEST_CASE("The time to first token of a prompt does not move with the context setting", "[speed][prefill]") {
   // Issue #21 item 10: the context setting is the window; a prompt opens the conversation into an
   // empty cache, so 512 tokens take as long at an 8K as at a 128K window. Decode, which reads the

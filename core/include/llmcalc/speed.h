@@ -24,6 +24,11 @@ struct SpeedAssumptions {
   // measured against dense INT8 throughput (2 x FP16 when INT8 is unknown).
   double quantized_compute_efficiency = 0.3;
   double per_layer_overhead_s = 0.0;  // fixed cost per layer and decoded token (kernel launches)
+  // More per MoE layer and decoded token: a server's MoE layer runs its router, top-k,
+  // token-alignment and grouped-GEMM kernels (vLLM fused_moe, SGLang's MoE runners) where a
+  // dense layer runs two GEMMs. Calibrated for the "/server" keys only; 0 for llama.cpp, whose
+  // MoE layers are inside per_layer_overhead_s's fit.
+  double per_moe_layer_overhead_s = 0.0;
   double band_fraction = 0.25;        // relative half-width of the uncertainty band
   // MTP drafting: the chance each drafted token is accepted. 0.55 reproduces the published
   // 9.6 -> 15.7 tok/s (1.64x) of Qwen3.6-27B Q8_0 with 2 drafts (mybigday/llama.node PR #136).
