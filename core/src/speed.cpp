@@ -163,8 +163,8 @@ struct Work {
   // Routed-expert bytes a step touches when `tokens` tokens select experts. A token's top-k
   // leaves a given expert out with probability 1 - k/E, so independent tokens leave it out with
   // (1 - k/E)^tokens and touch the expected share 1 - (1 - k/E)^tokens: k/E for one token, all of
-  // them only in the limit (Fedus et al. 2021's uniform-routing case; real routers are skewed,
-  // so more tokens share experts and this is the upper end).
+  // them only in the limit. That is uniform routing; real routers are skewed, so more tokens
+  // share experts and this is the upper end.
   const WeightPlan* weights = nullptr;
   double experts_for(double tokens) const {
     if (weights->expert_bytes <= 0) return 0.0;

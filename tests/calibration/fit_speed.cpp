@@ -98,14 +98,15 @@ bool modelled_server_release(const std::string& engine, const nlohmann::json& ve
   return major > 0 || minor >= first_minor;
 }
 
-// The committed assumptions for a fit key, looked up as the engine does: "<key>/server" for
-// vLLM / SGLang (falling back to the llama.cpp values of the key), "<key>" for llama.cpp.
+// Whether a fit key is a vLLM / SGLang one ("<key>/server").
 bool is_server_key(const std::string& fit_key) {
   const std::string server = "/server";
   return fit_key.size() > server.size() &&
          fit_key.compare(fit_key.size() - server.size(), server.size(), server) == 0;
 }
 
+// The committed assumptions for a fit key, looked up as the engine does: "<key>/server" for
+// vLLM / SGLang (falling back to the llama.cpp values of the key), "<key>" for llama.cpp.
 llmcalc::SpeedAssumptions committed(const std::string& fit_key) {
   return is_server_key(fit_key) ? llmcalc::default_speed_assumptions(fit_key.substr(0, fit_key.find('/')), "vllm")
                                 : llmcalc::default_speed_assumptions(fit_key, "llama.cpp");
@@ -219,9 +220,9 @@ int main(int argc, char** argv) {
   }
   // vLLM / SGLang at one request (tests/data/server_speed_measurements.json), fitted per
   // "<calibration key>/server": tensor parallel over tensor_parallel devices, or pipeline stages
-  // in turn. Fitted: the rows marked "calibrates" (today's engines, vLLM 0.20-0.30 and SGLang
-  // 0.5.6, one HBM GPU, a dense model); held out: every other row, the multi-GPU and MoE runs of
-  // today's engines and the 2024-25 releases alike.
+  // in turn. Fitted: the rows marked "calibrates" (vLLM 0.20-0.30 and SGLang 0.5.6-0.5.10 on
+  // NVIDIA HBM GPUs: silybench, AccelMark, the SGLang cookbook); held out: every other row of a
+  // modelled release.
   const nlohmann::json server_runs = read_json(data + "/server_speed_measurements.json");
   for (const auto& r : server_runs.at("records")) {
     std::string id = r.value("model_hint", "");
@@ -239,7 +240,6 @@ int main(int argc, char** argv) {
     s.model = &models[id];
     s.weights = plan;
     s.measured = r.value("tokens_per_s", 0.0);
-    std::string source = r.value("source", "");
     s.held_out = !r.value("calibrates", false);
     std::string test = r.value("test", "tg1");
     int64_t generated = std::stoll(test.substr(2));
