@@ -160,6 +160,8 @@ struct Work {
   double flops_per_token = 0;
   double offloaded = 0;        // bytes a step reads from system RAM
   double host_time = 0;        // seconds to read them
+  int64_t moe_layers = 0;      // layers with routed experts
+  int64_t top_k = 0;           // experts a token picks in them (the widest)
   // Routed-expert bytes a step touches when `tokens` tokens select experts. A token's top-k
   // leaves a given expert out with probability 1 - k/E, so independent tokens leave it out with
   // (1 - k/E)^tokens and touch the expected share 1 - (1 - k/E)^tokens: k/E for one token, all of
@@ -265,23 +267,16 @@ Step tensor_parallel_step(const ModelSpec& model, const Hardware& hardware, cons
   network_crossings = std::max(2.0, network_crossings);
   Link across_reduce{r.network.bandwidth_bytes_per_s, network_crossings * step_s};
   double hidden = static_cast<double>(model.hidden_size);
-  int64_t moe_layers = 0;
-  int64_t top_k = 0;
-  for (const LayerSpec& layer : model.layers) {
-    if (!layer.mlp.moe) continue;
-    ++moe_layers;
-    top_k = std::max(top_k, layer.mlp.n_experts_active);
-  }
-  bool all_to_all = shards > tensor && moe_layers > 0;
+  bool all_to_all = shards > tensor && w.moe_layers > 0;
   if (plan.tensor > 1) {
-    double reduces = static_cast<double>(2 * model.n_layers - (all_to_all ? moe_layers : 0));
+    double reduces = static_cast<double>(2 * model.n_layers - (all_to_all ? w.moe_layers : 0));
     double bytes = hidden * 2.0 * micro * 2.0 * (tensor - 1.0) / tensor;
     step.seconds += reduces * send_seconds(plan.tensor > per_machine ? across_reduce : inside_reduce, bytes);
   }
   if (all_to_all) {
-    double bytes = micro * hidden * static_cast<double>(top_k) * 2.0 * (shards - 1.0) / shards;
+    double bytes = micro * hidden * static_cast<double>(w.top_k) * 2.0 * (shards - 1.0) / shards;
     Link link = shards > static_cast<double>(per_machine) ? across : inside;
-    step.seconds += 2.0 * static_cast<double>(moe_layers) * send_seconds(link, bytes);
+    step.seconds += 2.0 * static_cast<double>(w.moe_layers) * send_seconds(link, bytes);
   }
   if (plan.pipeline > 1) {
     double bytes = hidden * 2.0 * micro;
@@ -328,6 +323,11 @@ SpeedEstimate estimate_speed(const ModelSpec& model, const WeightPlan& weights,
                                     : 0.0;
   w.dense_bytes = static_cast<double>(weights.text_bytes - weights.token_embd_bytes - weights.expert_bytes);
   w.kv_per_sequence = kv_read_bytes(model, request.kv_type, request.context_tokens);
+  for (const LayerSpec& layer : model.layers) {
+    if (!layer.mlp.moe) continue;
+    ++w.moe_layers;
+    w.top_k = std::max(w.top_k, layer.mlp.n_experts_active);
+  }
   double active_matmul_params = static_cast<double>(model.params.active - model.params.embedding);
   w.flops_per_token = 2.0 * active_matmul_params + attention_flops_per_token(model, request.context_tokens);
   out.flops_per_token = w.flops_per_token;
@@ -347,10 +347,8 @@ SpeedEstimate estimate_speed(const ModelSpec& model, const WeightPlan& weights,
   }
   Step decode = request.tensor_parallel ? tensor_parallel_step(model, hardware, request, w, batch, quantized)
                                         : layer_split_step(model, request, w, batch, split, quantized);
-  double moe_layers = 0;
-  for (const LayerSpec& layer : model.layers) moe_layers += layer.mlp.moe ? 1.0 : 0.0;
   double step = decode.seconds + a.per_layer_overhead_s * static_cast<double>(model.n_layers) +
-                a.per_moe_layer_overhead_s * moe_layers;
+                a.per_moe_layer_overhead_s * static_cast<double>(w.moe_layers);
   out.bound = decode.compute_bound ? "compute" : "memory";
   if (request.mtp_draft_tokens > 0 && model.mtp_layers > 0) {
     // Speculative decoding with the model's MTP layers (llama.cpp PR #22673): each step drafts k

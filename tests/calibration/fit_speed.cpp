@@ -164,14 +164,7 @@ int main(int argc, char** argv) {
     if (entry.contains("catalog_id") && entry["catalog_id"].is_string()) {
       const auto* record = llmcalc::Catalog::instance().find_device(entry["catalog_id"].get<std::string>());
       if (!record) { ++skipped["device not mapped"]; continue; }
-      nlohmann::json spec = record->record;
-      // Sourced values for fields the catalog record leaves null (see the map's "supplement").
-      if (entry.contains("supplement") && entry["supplement"].is_object()) {
-        for (const auto& [key, value] : entry["supplement"].items()) {
-          if (spec.value(key, nlohmann::json(nullptr)).is_null()) spec[key] = value;
-        }
-      }
-      hw = llmcalc::hardware_from_record(spec);
+      hw = llmcalc::hardware_from_record(record->record);
     } else if (entry.contains("inline") && entry["inline"].is_object()) {
       nlohmann::json spec = entry["inline"];
       spec["id"] = "inline";
