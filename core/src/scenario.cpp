@@ -424,6 +424,9 @@ std::optional<Scenario> resolve_scenario(const nlohmann::json& request, Issues& 
     s.speed.quantized_compute_efficiency =
         a.number("quantized_compute_efficiency", 0.01, 1.0, s.speed.quantized_compute_efficiency)
             .value_or(0.3);
+    s.speed.attention_compute_efficiency =
+        a.number("attention_compute_efficiency", 0.01, 1.0, s.speed.attention_compute_efficiency)
+            .value_or(0.3);
     s.speed.per_layer_overhead_s =
         a.number("per_layer_overhead_s", 0, 0.01, s.speed.per_layer_overhead_s).value_or(0.0);
     s.speed.per_moe_layer_overhead_s =
@@ -571,6 +574,7 @@ std::string scenario_text(const Scenario& s, int64_t context_tokens) {
     JsonObjectText o(out);
     {
       JsonObjectText assumptions(o.key("assumptions"));
+      assumptions.number("attention_compute_efficiency", s.speed.attention_compute_efficiency);
       assumptions.number("bandwidth_efficiency", s.speed.bandwidth_efficiency);
       assumptions.number("comfortable_fraction", s.engine.comfortable_fraction);
       assumptions.number("compute_efficiency", s.speed.compute_efficiency);

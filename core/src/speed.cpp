@@ -72,12 +72,13 @@ SpeedAssumptions default_speed_assumptions(const std::string& key, const std::st
 namespace {
 
 // One device's effective rates at the assumptions' efficiencies: memory bandwidth, dense FP16
-// compute, and the matmul peak prefill runs at (quantized weights: llama.cpp's integer kernels
-// against dense INT8, 2 x FP16 when INT8 is unknown).
+// compute, the matmul peak prefill runs at (quantized weights: llama.cpp's integer kernels
+// against dense INT8, 2 x FP16 when INT8 is unknown) and the rate of a prompt's attention.
 struct Rates {
   double bandwidth = 0;
   double compute = 0;
   double matmul = 0;
+  double attention = 0;
 };
 
 // NVIDIA parts below compute capability 6.1 (the P100, 6.0) have no __dp4a. llama.cpp's CUDA
@@ -108,8 +109,26 @@ Rates rates_of(const Hardware& h, const SpeedAssumptions& a, bool quantized) {
   double bandwidth = h.memory_bandwidth_bytes_per_s * a.bandwidth_efficiency;
   if (no_dp4a) bandwidth = std::min(bandwidth, kNoDp4aBytesPerFlop * h.fp16_flops_per_s);
   return {bandwidth, h.fp16_flops_per_s * a.compute_efficiency,
-          matmul_peak * (quantized && !no_dp4a ? a.quantized_compute_efficiency : a.compute_efficiency)};
+          matmul_peak * (quantized && !no_dp4a ? a.quantized_compute_efficiency : a.compute_efficiency),
+          h.fp16_flops_per_s * a.attention_compute_efficiency};
 }
+
+// What reading a prompt costs: the weight matmuls, the attention and one pass over the bytes.
+// Flash attention runs its own fused kernel (rates.attention); without it the scores are two
+// ordinary f16 matrix products per layer (llama.cpp's mul_mat of K and V, cuBLAS / hipBLAS on
+// GPUs) at the dense FP16 rate, their f32 scores written and read in `bytes`.
+struct PromptWork {
+  double matmul_flops = 0;
+  double attention_flops = 0;
+  double bytes = 0;
+  bool flash_attention = true;
+  // Seconds at one device's rates (0 rates: no compute figure, see known()).
+  double seconds(const Rates& rates) const {
+    return matmul_flops / rates.matmul + attention_flops / (flash_attention ? rates.attention : rates.compute) +
+           bytes / rates.bandwidth;
+  }
+  static bool known(const Rates& rates) { return rates.matmul > 0 && rates.attention > 0; }
+};
 
 // llama.cpp builds the same graph for every decode step; with CUDA graphs the GPU replays it in
 // one launch, without them the host launches node after node. ggml-cuda.cu
@@ -378,18 +397,20 @@ SpeedEstimate estimate_speed(const ModelSpec& model, const WeightPlan& weights,
   double prompt = static_cast<double>(std::max<int64_t>(1, request.prompt_tokens));
   int64_t depth = request.prefill_depth_tokens >= 0 ? request.prefill_depth_tokens : request.context_tokens;
   int64_t span = depth + request.prompt_tokens / 2;
-  double prefill_flops = prompt * (2.0 * active_matmul_params + attention_flops_per_token(model, span));
+  PromptWork work;
+  work.matmul_flops = prompt * 2.0 * active_matmul_params;
+  work.attention_flops = prompt * attention_flops_per_token(model, span);
+  work.flash_attention = request.flash_attention;
   double kq_traffic = 0;
   if (!request.flash_attention) kq_traffic = 12.0 * prompt * attention_scores_per_token(model, span);
-  double pass_bytes = static_cast<double>(weights.text_bytes) + kq_traffic;
+  work.bytes = static_cast<double>(weights.text_bytes) + kq_traffic;
   double prefill_time = 0;
   if (request.tensor_parallel) {
     // One prompt runs through the stages in turn, each stage's tensor ranks together.
     ParallelPlan plan = covering_plan(request.parallel, request.devices);
     Rates rates = rates_of(hardware, a, quantized);
-    double tensor = static_cast<double>(plan.tensor);
-    if (rates.matmul <= 0) return out;  // no compute figure for this device: prefill unknown (0)
-    prefill_time = prefill_flops / (rates.matmul * tensor) + pass_bytes / (rates.bandwidth * tensor);
+    if (!PromptWork::known(rates)) return out;  // no compute figure for this device: prefill unknown (0)
+    prefill_time = work.seconds(rates) / static_cast<double>(plan.tensor);
   } else {
     // A layer split pipelines the ubatch chunks of each n_batch through the devices (llama.cpp
     // enables pipeline parallelism when n_batch > n_ubatch): chunk c enters device d when the
@@ -403,8 +424,8 @@ SpeedEstimate estimate_speed(const ModelSpec& model, const WeightPlan& weights,
     double round_trips = 0;
     for (const SpeedRequest::SplitDevice& d : split) {
       Rates rates = rates_of(d.hardware, a, quantized);
-      if (rates.matmul <= 0) return out;
-      double seconds = d.share * (prefill_flops / rates.matmul + pass_bytes / rates.bandwidth) / chunks;
+      if (!PromptWork::known(rates)) return out;
+      double seconds = d.share * work.seconds(rates) / chunks;
       one_chunk += seconds;
       slowest = std::max(slowest, seconds);
       if (d.node != 0) round_trips += rpc_round_trip_seconds(model, request, std::min(prompt, ubatch));

@@ -26,6 +26,8 @@ SpeedAssumptions lookup_speed_assumptions(const std::string& key, const std::str
   a.compute_efficiency = entry->value("compute_efficiency", a.compute_efficiency);
   a.quantized_compute_efficiency =
       entry->value("quantized_compute_efficiency", a.quantized_compute_efficiency);
+  a.attention_compute_efficiency =
+      entry->value("attention_compute_efficiency", a.attention_compute_efficiency);
   a.per_layer_overhead_s = entry->value("per_layer_overhead_s", a.per_layer_overhead_s);
   a.per_moe_layer_overhead_s = entry->value("per_moe_layer_overhead_s", a.per_moe_layer_overhead_s);
   a.band_fraction = entry->value("band_fraction", a.band_fraction);

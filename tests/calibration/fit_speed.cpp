@@ -36,11 +36,17 @@ nlohmann::json read_json(const std::string& path) {
   return nlohmann::json::parse(buffer.str());
 }
 
+// Prompts whose tokens attend this many keys on average pin the attention's efficiency (a
+// 4,096-token prompt into an empty cache, or any prompt after 2,048 cached tokens): there it
+// takes a tenth or more of a dense model's prompt FLOPs.
+constexpr int64_t kLongPromptSpan = 2048;
+
 struct Sample {
   std::string label;
   std::string backend;
   bool decode = true;
   bool held_out = false;
+  int64_t attention_span = 0;  // prompts: the mean keys a prompt token attends (depth + prompt / 2)
   double measured = 0;
   llmcalc::ModelSpec* model = nullptr;
   llmcalc::WeightPlan* weights = nullptr;
@@ -201,6 +207,7 @@ int main(int argc, char** argv) {
     } else {
       s.request.context_tokens = depth;
       s.request.prompt_tokens = n;
+      s.attention_span = depth + n / 2;
     }
     s.request.ubatch_tokens = 512;   // llama-bench defaults: n_ubatch 512, n_batch 2048
     s.request.batch_tokens = 2048;
@@ -296,21 +303,23 @@ int main(int argc, char** argv) {
     }
     fit[backend] = best;
   }
-  // Prefill: 16-bit and quantized weights are fitted separately (different kernels).
+  // Prefill: the weight matmuls on short prompts and on prompts without flash attention (whose
+  // scores are ordinary matmuls), 16-bit and quantized weights separately (different kernels),
+  // and flash attention on all prompts, which long prompts and prompts at depth with it pin
+  // (coordinate descent, three rounds: each efficiency shifts the others' best). A key whose prompts are all short keeps
+  // its attention at the rate its quantized matmuls reach (quantized_compute_efficiency of INT8
+  // taken as 2 x FP16), the rule before attention had its own efficiency.
   for (const auto& [backend, list] : prefill_fit) {
     llmcalc::SpeedAssumptions base = fit.count(backend) ? fit[backend]
                                                         : committed(backend);
-    for (bool quantized : {false, true}) {
-      std::vector<const Sample*> subset;
-      for (const Sample* s : list) {
-        if ((s->weights->bits_per_weight() < 12.0) == quantized) subset.push_back(s);
-      }
-      if (subset.empty()) continue;
+    // The efficiency `field` of `base` that fits `subset` best (median absolute error).
+    auto fit_field = [&](double llmcalc::SpeedAssumptions::*field, const std::vector<const Sample*>& subset) {
+      if (subset.empty()) return;
       double best_error = 1e300;
       llmcalc::SpeedAssumptions best = base;
-      for (double eff = 0.01; eff <= 1.0001; eff += 0.005) {
+      for (double eff = 0.005; eff <= 1.0001; eff += 0.005) {
         llmcalc::SpeedAssumptions a = base;
-        (quantized ? a.quantized_compute_efficiency : a.compute_efficiency) = eff;
+        a.*field = eff;
         std::map<std::string, llmcalc::SpeedAssumptions> trial = {{backend, a}};
         double error = median(abs_errors(subset, trial));
         if (error < best_error) {
@@ -319,8 +328,35 @@ int main(int argc, char** argv) {
         }
       }
       base = best;
+    };
+    std::vector<const Sample*> wide, quantized, long_prompts;
+    for (const Sample* s : list) {
+      if (s->attention_span >= kLongPromptSpan && s->request.flash_attention) {
+        long_prompts.push_back(s);
+      } else {
+        (s->weights->bits_per_weight() < 12.0 ? quantized : wide).push_back(s);
+      }
+    }
+    for (int round = 0; round < 3; ++round) {
+      fit_field(&llmcalc::SpeedAssumptions::compute_efficiency, wide);
+      fit_field(&llmcalc::SpeedAssumptions::quantized_compute_efficiency, quantized);
+      if (long_prompts.empty()) {
+        base.attention_compute_efficiency = 2.0 * base.quantized_compute_efficiency;
+      } else {
+        fit_field(&llmcalc::SpeedAssumptions::attention_compute_efficiency, list);
+      }
     }
     fit[backend] = base;
+  }
+  // A key with no prompts measured keeps that rule too; servers' prompts are not fitted: a
+  // server key reads them as its llama.cpp key does.
+  for (auto& [backend, a] : fit) {
+    if (is_server_key(backend)) {
+      std::string base = backend.substr(0, backend.find('/'));
+      a.attention_compute_efficiency = (fit.count(base) ? fit[base] : committed(base)).attention_compute_efficiency;
+    } else if (prefill_fit[backend].empty()) {
+      a.attention_compute_efficiency = 2.0 * a.quantized_compute_efficiency;
+    }
   }
   for (const auto& [backend, list] : decode_held) {
     if (!fit.count(backend)) fit[backend] = committed(backend);
@@ -330,8 +366,8 @@ int main(int argc, char** argv) {
   }
 
   // The band: the 80th percentile of the calibration residuals per backend (decode and prefill).
-  std::printf("%-7s %6s %7s %7s %7s | %5s %9s %9s | %5s %9s %9s | band\n", "backend", "bw_eff",
-              "f16_eff", "q_eff", "ovh_us", "n_dec", "fit_med%", "held_med%", "n_pre", "fit_med%",
+  std::printf("%-7s %6s %7s %7s %7s %7s | %5s %9s %9s | %5s %9s %9s | band\n", "backend", "bw_eff",
+              "f16_eff", "q_eff", "att_eff", "ovh_us", "n_dec", "fit_med%", "held_med%", "n_pre", "fit_med%",
               "held_med%");
   std::vector<const Sample*> all_decode_fit, all_decode_held, all_prefill_fit, all_prefill_held;
   for (auto& [backend, a] : fit) {
@@ -343,9 +379,9 @@ int main(int argc, char** argv) {
     both.insert(both.end(), pre_fit.begin(), pre_fit.end());
     a.band_fraction = std::isnan(quantile(both, 0.8)) ? a.band_fraction
                                                         : std::min(0.9, quantile(both, 0.8));
-    std::printf("%-7s %6.2f %7.3f %7.3f %7.2f | %5zu %9.1f %9.1f | %5zu %9.1f %9.1f | %.2f\n",
+    std::printf("%-7s %6.2f %7.3f %7.3f %7.3f %7.2f | %5zu %9.1f %9.1f | %5zu %9.1f %9.1f | %.2f\n",
                 backend.c_str(), a.bandwidth_efficiency, a.compute_efficiency,
-                a.quantized_compute_efficiency, a.per_layer_overhead_s * 1e6, dec_fit.size(), 100 * median(dec_fit),
+                a.quantized_compute_efficiency, a.attention_compute_efficiency, a.per_layer_overhead_s * 1e6, dec_fit.size(), 100 * median(dec_fit),
                 100 * median(dec_held), pre_fit.size(), 100 * median(pre_fit),
                 100 * median(pre_held), a.band_fraction);
     all_decode_fit.insert(all_decode_fit.end(), decode_fit[backend].begin(), decode_fit[backend].end());
@@ -380,6 +416,7 @@ int main(int argc, char** argv) {
       out["backends"][backend] = {{"bandwidth_efficiency", std::round(a.bandwidth_efficiency * 100) / 100},
                                   {"compute_efficiency", std::round(a.compute_efficiency * 1000) / 1000},
                                   {"quantized_compute_efficiency", std::round(a.quantized_compute_efficiency * 1000) / 1000},
+                                  {"attention_compute_efficiency", std::round(a.attention_compute_efficiency * 1000) / 1000},
                                   {"per_layer_overhead_s", std::round(a.per_layer_overhead_s * 1e7) / 1e7},
                                   {"band_fraction", std::round(a.band_fraction * 100) / 100}};
       if (is_server_key(backend)) {

@@ -241,15 +241,40 @@ TEST_CASE("The time to first token of a prompt does not move with the context se
 TEST_CASE("A Mac has a time to first token: its GPU's FP32 rate is the compute figure", "[speed][prefill]") {
   // M4 Max 40-core: 17.18 TFLOPS (data/devices/m4-max-128gb.json fp16_source: 40 x the 32-core
   // part's 13.74 / 32). Quantized weights multiply at 2 x that (no INT8 figure) x 0.315 (metal's
-  // quantized_compute_efficiency) = 10.8234e12 per second. Llama 3.1 8B: 2 x (8,030,261,248 -
-  // 525,336,576 embedding) = 15,009,849,344 FLOPs a token, plus attention over half the 4,096-token
-  // prompt: 2 x 32 heads x 2,048 x (128 + 128) x 32 layers = 1,073,741,824; x 4,096 tokens =
-  // 6.58784e13 FLOPs = 6.08667 s; one pass over the 4,912,898,048 B of weights at 546 GB/s x 0.85
+  // quantized_compute_efficiency) = 10.8234e12 per second, and metal's attention, fitted on no
+  // long prompt, runs at that rate too (attention_compute_efficiency 0.63 = 2 x 0.315 of FP16).
+  // Llama 3.1 8B: 2 x (8,030,261,248 - 525,336,576 embedding) = 15,009,849,344 FLOPs a token, plus
+  // attention over half the 4,096-token prompt: 2 x 32 heads x 2,048 x (128 + 128) x 32 layers =
+  // 1,073,741,824; x 4,096 tokens = 6.58784e13 FLOPs = 6.08667 s; one pass over the 4,912,898,048 B of weights at 546 GB/s x 0.85
   // = 0.010586 s. Before the figure the page showed no time to first token on any Mac.
   auto r = llmcalc_test::estimate({{"model", "llama-3.1-8b"}, {"weights", "Q4_K_M"}, {"hardware", "m4-max-128gb"},
                                    {"context_tokens", 8192}, {"prompt_tokens", 4096}})["result"];
   CHECK(r["hardware"]["fp16_flops_per_s"].get<double>() == Approx(17.18e12));
   CHECK(r["prefill"]["ttft_s"].get<double>() == Approx(6.08667 + 0.010586).epsilon(1e-4));
+}
+
+TEST_CASE("A prompt's attention runs at its own rate: slow on Strix Halo, the scores as matmuls without flash attention", "[speed][prefill]") {
+  // Llama 3.1 8B Q4_K_M on a Ryzen AI Max+ 395 (Radeon 8060S, llama.cpp's Vulkan backend by
+  // default): a 32,768-token prompt into an empty cache. Weight matmuls: 15,009,849,344 FLOPs a
+  // token (the Mac case above) x 32,768 at the INT8 figure 59.4e12 x 0.3 (vulkan's
+  // quantized_compute_efficiency) = 27.60060 s. Attention over half the prompt: 2 x 32 heads x
+  // 16,384 x 256 x 32 layers = 8,589,934,592 FLOPs a token, x 32,768 at 59.4e12 x 0.07 (vulkan's
+  // attention_compute_efficiency, fitted on kyuz0's pp2048 runs after 32K and 64K tokens) =
+  // 67.69480 s. One pass over the 4,912,898,048 B of weights at 256 GB/s x 0.83 = 0.02312 s.
+  // At the matmul rate, the rule before, the attention took 15.8 s and the prompt 43.4 s.
+  nlohmann::json request = {{"model", "llama-3.1-8b"}, {"weights", "Q4_K_M"}, {"hardware", "ryzen-ai-max-395-128gb"},
+                            {"context_tokens", 32768}, {"prompt_tokens", 32768}};
+  nlohmann::json r = llmcalc_test::estimate(request)["result"];
+  REQUIRE(r["scenario"]["assumptions"]["attention_compute_efficiency"].get<double>() == 0.07);
+  CHECK(r["prefill"]["ttft_s"].get<double>() == Approx(27.60060 + 67.69480 + 0.02312).epsilon(1e-4));
+  // Without flash attention each layer multiplies Q by K and the scores by V as ordinary f16
+  // matrix products, at the dense FP16 rate 59.4e12 x 0.3 (vulkan's compute_efficiency):
+  // 2.81475e14 FLOPs / 17.82e12 = 15.79545 s; and writes, softmaxes and reads the f32 scores:
+  // 12 B x 32 heads x 16,384 keys x 32 layers x 32,768 tokens = 6.59707e12 B at 2.1248e11 B/s =
+  // 31.04797 s.
+  request["flash_attention"] = false;
+  r = llmcalc_test::estimate(request)["result"];
+  CHECK(r["prefill"]["ttft_s"].get<double>() == Approx(27.60060 + 15.79545 + 0.02312 + 31.04797).epsilon(1e-4));
 }
 
 TEST_CASE("A batch of MoE decodes reads the experts independent top-k routing leaves expected", "[speed][moe]") {

@@ -50,6 +50,7 @@ const DEFAULTS = {
   bw_eff: 0,        // decode: % of datasheet memory bandwidth reached
   cmp_eff: 0,       // prefill with 16-bit weights: % of dense FP16 compute
   qcmp_eff: 0,      // prefill with quantized weights: % of dense INT8 compute
+  attn_eff: 0,      // prefill: a prompt's flash attention, % of dense FP16 compute
   reserve_mib: 0,   // per discrete GPU: driver and context reserve, MiB
   gpu_util: 0,      // vLLM / SGLang: % of GPU memory the engine may take
   llama_build: 0,   // llama.cpp: the build (bNNNNN) whose rules to follow; 0 = the newest modelled
@@ -60,7 +61,7 @@ const DEFAULTS = {
   hf: '',       // a Hugging Face repository the model was fetched from (owner/name)
   hf_file: '',  // and the GGUF file in it
 };
-const ASSUMPTION_KEYS = ['bw_eff', 'cmp_eff', 'qcmp_eff', 'ovh_us', 'reserve_mib', 'gpu_util', 'llama_build',
+const ASSUMPTION_KEYS = ['bw_eff', 'cmp_eff', 'qcmp_eff', 'attn_eff', 'ovh_us', 'reserve_mib', 'gpu_util', 'llama_build',
   'uma_pct', 'comfort_pct'];
 const INTEGER_KEYS = ['ctx', 'prompt', 'batch', 'n', 'ngl', 'cmoe', 'kwh_cents', 'hours', 'tokens_day', 'conc',
   'nodes', 'ram', 'ram_bw', 'tp', 'pp', 'dp', 'ep', 'cdev_p2p', 'users', 'tps', 'ft_rank', 'ft_mb', 'ft_seq',
@@ -146,6 +147,7 @@ function assumptions(state) {
   set('bw_eff', 'bandwidth_efficiency', percent);
   set('cmp_eff', 'compute_efficiency', percent);
   set('qcmp_eff', 'quantized_compute_efficiency', percent);
+  set('attn_eff', 'attention_compute_efficiency', percent);
   set('ovh_us', 'per_layer_overhead_s', (us) => us / 1e6);
   set('reserve_mib', 'reserved_bytes', (mib) => mib * 1048576);
   set('comfort_pct', 'comfortable_fraction', percent);
@@ -253,6 +255,7 @@ const PATH_TO_KEY = {
   '/cost/tokens_per_day': 'tokens_day', '/cost/concurrency': 'conc',
   '/assumptions/bandwidth_efficiency': 'bw_eff', '/assumptions/compute_efficiency': 'cmp_eff',
   '/assumptions/quantized_compute_efficiency': 'qcmp_eff', '/assumptions/reserved_bytes': 'reserve_mib',
+  '/assumptions/attention_compute_efficiency': 'attn_eff',
   '/assumptions/per_layer_overhead_s': 'ovh_us', '/assumptions/comfortable_fraction': 'comfort_pct',
   '/assumptions/unified_memory_fraction': 'uma_pct',
   '/gpu_memory_utilization': 'gpu_util', '/llama_cpp_build': 'llama_build',

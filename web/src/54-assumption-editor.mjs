@@ -10,6 +10,7 @@ const FIELDS = {
   bw_eff: { min: 1, max: 100, effective: (s) => 100 * s.assumptions.bandwidth_efficiency },
   cmp_eff: { min: 1, max: 100, effective: (s) => 100 * s.assumptions.compute_efficiency },
   qcmp_eff: { min: 1, max: 100, effective: (s) => 100 * s.assumptions.quantized_compute_efficiency },
+  attn_eff: { min: 1, max: 100, effective: (s) => 100 * s.assumptions.attention_compute_efficiency },
   ovh_us: { min: 1, max: 10000, effective: (s) => 1e6 * s.assumptions.per_layer_overhead_s },
   reserve_mib: { min: 1, max: 65536, effective: (s) => s.assumptions.reserved_bytes / 1048576 },
   gpu_util: { min: 5, max: 100, effective: (s) => 100 * s.gpu_memory_utilization },

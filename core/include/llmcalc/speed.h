@@ -23,6 +23,12 @@ struct SpeedAssumptions {
   // Quantized weights: llama.cpp multiplies them with integer kernels (MMQ), so prefill is
   // measured against dense INT8 throughput (2 x FP16 when INT8 is unknown).
   double quantized_compute_efficiency = 0.3;
+  // A prompt's attention (QK^T and AV over the cached and earlier prompt tokens, flash attention
+  // on f16 K and V) against dense FP16, whatever the weights: its own kernels, not the weight
+  // matmuls. Fitted where prompts at depth were measured (llama.cpp's ROCm and Vulkan backends
+  // reach 5-9% on RDNA); elsewhere the rate the key's quantized matmuls reach
+  // (data/speed_calibration.json says which).
+  double attention_compute_efficiency = 0.3;
   double per_layer_overhead_s = 0.0;  // fixed cost per layer and decoded token (kernel launches)
   // More per MoE layer and decoded token: a server's MoE layer runs its router, top-k,
   // token-alignment and grouped-GEMM kernels (vLLM fused_moe, SGLang's MoE runners) where a
