@@ -23,7 +23,8 @@ constexpr std::string_view kKnownFamilies[] = {
     "smollm3",   "ernie4_5",    "ernie4_5_moe", "llama4",     "deepseek_v32", "hunyuan",
     "nemotron-nas", "minimax_m1", "minimax", "jamba",      "deepseek",   "bailing_moe",
     "nemotron_h", "lfm2",  "exaone4",  "minimax_m2", "hunyuan_v1_dense", "minicpm",
-    "granitemoehybrid", "lfm2_moe", "falcon_h1", "gemma4", "glm_moe_dsa", "glm4_moe_lite", "kimi_linear"};
+    "granitemoehybrid", "lfm2_moe", "falcon_h1", "gemma4", "glm_moe_dsa", "glm4_moe_lite", "kimi_linear",
+    "hy_v3"};
 
 // A model_type the reader knows: a family of kKnownFamilies or of the registry.
 bool known_family(const ArchConfig& arch) {
@@ -408,9 +409,12 @@ void read_moe(const nlohmann::json& text, JsonReader& reader, ArchConfig& arch) 
   // DeepSeek V3's gate keeps it only for topk_method noaux_tc (modeling_deepseek_v3.py MoEGate);
   // a plain softmax top-k ("greedy", Mistral Large 3's gate) has none.
   bool plain_topk = reader.string("topk_method", 32, std::string("noaux_tc")).value_or("noaux_tc") == "greedy";
+  // Hy3 (hy_v3) keeps it where moe_router_enable_expert_bias says so (its Hub total counts 192 F32
+  // per MoE layer, the MTP layer's included).
   arch.expert_score_bias = (is_one_of(type, {"deepseek_v3", "kimi_k2", "glm4_moe", "glm4_moe_lite",
                                               "bailing_moe", "minimax_m2", "kimi_linear"}) && !plain_topk) ||
-                           (type == "ernie4_5_moe" && reader.boolean("moe_use_aux_free", false).value_or(false));
+                           (type == "ernie4_5_moe" && reader.boolean("moe_use_aux_free", false).value_or(false)) ||
+                           (type == "hy_v3" && reader.boolean("moe_router_enable_expert_bias", false).value_or(false));
 
   // Which layers are MoE. DeepSeek / GLM-4.5 (modeling_deepseek_v3.py): i >= first_k_dense_replace
   // and i % moe_layer_freq == 0. Qwen2/3-MoE (modeling_qwen2_moe.py): i not in mlp_only_layers
@@ -836,9 +840,11 @@ void apply_family_conventions(const nlohmann::json& config, const std::string& p
   // norms per layer sit after attention and after the MLP.
   // MiniMax-M2 (modeling_minimax_m2.py) normalizes the whole q and k projections before the
   // split into heads, as OLMo 2 does.
+  // Hy3 (HYV3Config) names the switch qk_norm.
   arch.qk_norm = is_one_of(type, {"qwen3", "qwen3_moe", "gemma3", "gemma3_text", "olmo2", "exaone4",
                                   "minimax_m2", "gemma4"}) ||
-                 reader.boolean("use_qk_norm", false).value_or(false);
+                 reader.boolean("use_qk_norm", false).value_or(false) ||
+                 (type == "hy_v3" && reader.boolean("qk_norm", false).value_or(false));
   arch.qk_norm_full_width = type == "olmo2" || type == "minimax_m2";
   if (is_one_of(type, {"gemma2", "gemma3", "gemma3_text", "gemma4"})) arch.norms_per_layer = 4;
   if (type == "glm4") arch.norms_per_layer = 4;
@@ -854,9 +860,9 @@ void apply_family_conventions(const nlohmann::json& config, const std::string& p
     arch.tied = reader.boolean("tie_word_embeddings", true).value_or(true);
   }
   // GLM-5 (glm_moe_dsa) is DeepSeek V3.2's layout (MLA and the lightning indexer) with GLM's
-  // widths; its MTP layer shares the main embedding and head (Qwen3-Next's does too).
+  // widths; its MTP layer shares the main embedding and head (Qwen3-Next's and Hy3's do too).
   bool dsa = type == "deepseek_v32" || type == "glm_moe_dsa";
-  arch.mtp_own_embeddings = !is_one_of(type, {"qwen3_next", "glm_moe_dsa"});
+  arch.mtp_own_embeddings = !is_one_of(type, {"qwen3_next", "glm_moe_dsa", "hy_v3"});
   // GLM-4.7-Flash (glm4_moe_lite, modeling_glm4_moe_lite.py) is DeepSeek V3's MLA and MoE at
   // GLM widths, its MTP layer with its own embedding and head copies.
   // A model_type not known yet with DeepSeek's latent-attention keys (a new release before its

@@ -247,6 +247,22 @@ TEST_CASE("Hunyuan 7B by hand: per-head q/k norms and a tied head", "[params][fa
   CHECK(m.params.total == 7504568320LL);
 }
 
+TEST_CASE("Hy3 by hand: q/k norms and a selection bias by its own keys, an MTP layer on the shared head",
+          "[params][families][hy_v3]") {
+  auto m = catalog_model("hy3");
+  // Per layer: q 4,096 x 8,192 + k, v 4,096 x 1,024 + o 8,192 x 4,096 = 75,497,472.
+  CHECK(m.params.attention == 80LL * 75497472);
+  // qk_norm: a 128-wide q_norm and k_norm on each of the 80 layers; two 4,096 norms each; final.
+  CHECK(m.params.norms == 80LL * (2 * 4096 + 2 * 128) + 4096);
+  // moe_router_enable_expert_bias: 192 F32 biases beside each of the 79 routers of 192 x 4,096.
+  CHECK(m.params.router == 79LL * (192 * 4096 + 192));
+  // The MTP layer: a decoder layer with the same MoE (75,497,472 + 256 + 193 x 3 x 4,096 x 1,536 +
+  // 786,432 + 192 + 8,192 = 3,719,045,568), eh_proj 8,192 x 4,096 and enorm, hnorm and its final
+  // norm (3 x 4,096); no embedding or head of its own (989,855,744 more if it had them).
+  CHECK(m.params.mtp == 3719045568LL + 33554432 + 12288);
+  CHECK(m.params.total == 298786155776LL);  // the Hub's BF16 298,786,140,416 + F32 15,360
+}
+
 TEST_CASE("MiniCPM-2B: the family from its architecture, and the paper's non-embedding count",
           "[params][families][minicpm]") {
   // The config has no model_type; MiniCPMForCausalLM names the family, whose head is tied.
