@@ -73,7 +73,8 @@ namespace {
 
 // One device's effective rates at the assumptions' efficiencies: memory bandwidth, dense FP16
 // compute, the matmul peak prefill runs at (quantized weights: llama.cpp's integer kernels
-// against dense INT8, 2 x FP16 when INT8 is unknown) and the rate of a prompt's attention.
+// against dense INT8, 2 x FP16 when INT8 is unknown, or against FP16 where the key says so) and
+// the rate of a prompt's attention.
 struct Rates {
   double bandwidth = 0;
   double compute = 0;
@@ -104,7 +105,7 @@ bool cuda_below(const Hardware& h, double capability) {
 
 Rates rates_of(const Hardware& h, const SpeedAssumptions& a, bool quantized) {
   bool no_dp4a = quantized && cuda_below(h, 6.1);
-  double matmul_peak = !quantized || no_dp4a ? h.fp16_flops_per_s
+  double matmul_peak = !quantized || no_dp4a || a.quantized_fp16_basis ? h.fp16_flops_per_s
                                              : (h.int8_ops_per_s > 0 ? h.int8_ops_per_s : 2.0 * h.fp16_flops_per_s);
   double bandwidth = h.memory_bandwidth_bytes_per_s * a.bandwidth_efficiency;
   if (no_dp4a) bandwidth = std::min(bandwidth, kNoDp4aBytesPerFlop * h.fp16_flops_per_s);

@@ -28,6 +28,7 @@ SpeedAssumptions lookup_speed_assumptions(const std::string& key, const std::str
       entry->value("quantized_compute_efficiency", a.quantized_compute_efficiency);
   a.attention_compute_efficiency =
       entry->value("attention_compute_efficiency", a.attention_compute_efficiency);
+  a.quantized_fp16_basis = entry->value("quantized_basis", std::string("int8")) == "fp16";
   a.per_layer_overhead_s = entry->value("per_layer_overhead_s", a.per_layer_overhead_s);
   a.per_moe_layer_overhead_s = entry->value("per_moe_layer_overhead_s", a.per_moe_layer_overhead_s);
   a.band_fraction = entry->value("band_fraction", a.band_fraction);

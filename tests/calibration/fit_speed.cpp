@@ -92,6 +92,12 @@ std::vector<double> abs_errors(const std::vector<const Sample*>& samples,
   return out;
 }
 
+// The attention rate of a key no long prompt pins: the rate its quantized matmuls reach, in
+// FP16 terms (INT8 taken as 2 x FP16 unless the key measures them against FP16).
+double prior_attention(const llmcalc::SpeedAssumptions& a) {
+  return (a.quantized_fp16_basis ? 1.0 : 2.0) * a.quantized_compute_efficiency;
+}
+
 // Whether a server run is of a release the speed model describes: vLLM 0.11 and later (the V1
 // engine alone, with CUDA graphs captured for decode by default) and SGLang 0.5 and later. The
 // 2024-25 runs (vLLM 0.6.3, SGLang 0.4.6) took about twice as long a layer; they stay in the data.
@@ -341,7 +347,7 @@ int main(int argc, char** argv) {
       fit_field(&llmcalc::SpeedAssumptions::compute_efficiency, wide);
       fit_field(&llmcalc::SpeedAssumptions::quantized_compute_efficiency, quantized);
       if (long_prompts.empty()) {
-        base.attention_compute_efficiency = 2.0 * base.quantized_compute_efficiency;
+        base.attention_compute_efficiency = prior_attention(base);
       } else {
         fit_field(&llmcalc::SpeedAssumptions::attention_compute_efficiency, list);
       }
@@ -355,7 +361,7 @@ int main(int argc, char** argv) {
       std::string base = backend.substr(0, backend.find('/'));
       a.attention_compute_efficiency = (fit.count(base) ? fit[base] : committed(base)).attention_compute_efficiency;
     } else if (prefill_fit[backend].empty()) {
-      a.attention_compute_efficiency = 2.0 * a.quantized_compute_efficiency;
+      a.attention_compute_efficiency = prior_attention(a);
     }
   }
   for (const auto& [backend, list] : decode_held) {
@@ -419,6 +425,7 @@ int main(int argc, char** argv) {
                                   {"attention_compute_efficiency", std::round(a.attention_compute_efficiency * 1000) / 1000},
                                   {"per_layer_overhead_s", std::round(a.per_layer_overhead_s * 1e7) / 1e7},
                                   {"band_fraction", std::round(a.band_fraction * 100) / 100}};
+      if (a.quantized_fp16_basis) out["backends"][backend]["quantized_basis"] = "fp16";
       if (is_server_key(backend)) {
         out["backends"][backend]["per_moe_layer_overhead_s"] = std::round(a.per_moe_layer_overhead_s * 1e7) / 1e7;
       }

@@ -277,6 +277,25 @@ TEST_CASE("A prompt's attention runs at its own rate: slow on Strix Halo, the sc
   CHECK(r["prefill"]["ttft_s"].get<double>() == Approx(27.60060 + 15.79545 + 0.02312 + 31.04797).epsilon(1e-4));
 }
 
+TEST_CASE("ROCm's quantized prompts run at a share of FP16 whatever the INT8 rate", "[speed][prefill][rocm]") {
+  // llama.cpp's ROCm rows of RDNA 3 / 3.5 / 4 reach one share of the FP16 matrix rate with
+  // quantized weights (data/speed_calibration.json rocm: quantized_basis fp16, 0.32), though the
+  // R9700's INT8 (383 TOPS) is twice its FP16 (191 TFLOPS) and the RX 7900 XTX's equals it (122.8).
+  // Llama 3.1 8B Q4_K_M, 512 tokens into an empty cache: 15,009,849,344 x 512 matmul FLOPs and
+  // 134,217,728 x 512 of attention (2 x 32 heads x 256 keys x 256 x 32 layers), at 0.32 of FP16;
+  // one pass over 4,912,898,048 B at 0.81 of bandwidth.
+  // R9700: 7.753762e12 / 61.12e12 = 0.126861 s + 4,912,898,048 / 522.126e9 = 0.009409 s.
+  // RX 7900 XTX: 7.753762e12 / 39.296e12 = 0.197317 s + 4,912,898,048 / 777.6e9 = 0.006318 s.
+  // (Against INT8 the R9700 would take half the matmul time.)
+  auto ttft = [](const char* device) {
+    auto r = llmcalc_test::estimate({{"model", "llama-3.1-8b"}, {"weights", "Q4_K_M"}, {"hardware", device},
+                                     {"context_tokens", 8192}})["result"];
+    return r["prefill"]["ttft_s"].get<double>();
+  };
+  CHECK(ttft("radeon-ai-pro-r9700") == Approx(0.126861 + 0.009409).epsilon(1e-4));
+  CHECK(ttft("rx-7900-xtx") == Approx(0.197317 + 0.006318).epsilon(1e-4));
+}
+
 TEST_CASE("A batch of MoE decodes reads the experts independent top-k routing leaves expected", "[speed][moe]") {
   // Qwen3-30B-A3B: 48 MoE layers, each token picks 8 of 128 experts (config.json), so one token
   // leaves an expert out with probability 15/16 and B tokens read the share 1 - (15/16)^B of the

@@ -23,10 +23,15 @@ struct SpeedAssumptions {
   // Quantized weights: llama.cpp multiplies them with integer kernels (MMQ), so prefill is
   // measured against dense INT8 throughput (2 x FP16 when INT8 is unknown).
   double quantized_compute_efficiency = 0.3;
+  // Whether that share is of dense FP16 instead (data/speed_calibration.json "quantized_basis":
+  // "fp16"): llama.cpp's ROCm kernels on RDNA 3, 3.5 and 4 reach one share of the FP16 matrix
+  // rate whether the part's INT8 rate equals it (RX 7900 XTX, Strix Halo) or doubles it (R9700,
+  // RX 9070 XT).
+  bool quantized_fp16_basis = false;
   // A prompt's attention (QK^T and AV over the cached and earlier prompt tokens, flash attention
   // on f16 K and V) against dense FP16, whatever the weights: its own kernels, not the weight
-  // matmuls. Fitted where prompts at depth were measured (llama.cpp's ROCm and Vulkan backends
-  // reach 5-9% on RDNA); elsewhere the rate the key's quantized matmuls reach
+  // matmuls. Fitted where prompts at depth were measured (llama.cpp's Vulkan backend reaches
+  // 5-9% on Strix Halo); elsewhere the rate the key's quantized matmuls reach
   // (data/speed_calibration.json says which).
   double attention_compute_efficiency = 0.3;
   double per_layer_overhead_s = 0.0;  // fixed cost per layer and decoded token (kernel launches)
