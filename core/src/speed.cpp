@@ -72,9 +72,10 @@ SpeedAssumptions default_speed_assumptions(const std::string& key, const std::st
 namespace {
 
 // One device's effective rates at the assumptions' efficiencies: memory bandwidth, dense FP16
-// compute, the matmul peak prefill runs at (quantized weights: llama.cpp's integer kernels
-// against dense INT8, 2 x FP16 when INT8 is unknown, or against FP16 where the key says so) and
-// the rate of a prompt's attention.
+// compute, the rate prefill's weight matmuls run at (quantized weights: llama.cpp's integer
+// kernels, against quantized_peak) and the rate of a prompt's flash attention (against the same
+// peak, whatever the weights: on a GeForce card, whose INT8 rate is four times the FP16 figure
+// with FP32 accumulation, that is twice FP16 with FP16 accumulation, the rate its kernel reaches).
 struct Rates {
   double bandwidth = 0;
   double compute = 0;
@@ -103,15 +104,20 @@ bool cuda_below(const Hardware& h, double capability) {
   return h.backend == "cuda" && h.cuda_compute_capability > 0 && h.cuda_compute_capability < capability;
 }
 
+// The peak llama.cpp's quantized matmuls and its flash attention are measured against: dense INT8
+// (2 x FP16 when INT8 is unknown), or FP16 on parts without __dp4a and where the key says so.
+double quantized_peak(const Hardware& h, const SpeedAssumptions& a) {
+  if (cuda_below(h, 6.1) || a.quantized_fp16_basis) return h.fp16_flops_per_s;
+  return h.int8_ops_per_s > 0 ? h.int8_ops_per_s : 2.0 * h.fp16_flops_per_s;
+}
+
 Rates rates_of(const Hardware& h, const SpeedAssumptions& a, bool quantized) {
   bool no_dp4a = quantized && cuda_below(h, 6.1);
-  double matmul_peak = !quantized || no_dp4a || a.quantized_fp16_basis ? h.fp16_flops_per_s
-                                             : (h.int8_ops_per_s > 0 ? h.int8_ops_per_s : 2.0 * h.fp16_flops_per_s);
   double bandwidth = h.memory_bandwidth_bytes_per_s * a.bandwidth_efficiency;
   if (no_dp4a) bandwidth = std::min(bandwidth, kNoDp4aBytesPerFlop * h.fp16_flops_per_s);
-  return {bandwidth, h.fp16_flops_per_s * a.compute_efficiency,
-          matmul_peak * (quantized && !no_dp4a ? a.quantized_compute_efficiency : a.compute_efficiency),
-          h.fp16_flops_per_s * a.attention_compute_efficiency};
+  double dense = h.fp16_flops_per_s * a.compute_efficiency;
+  return {bandwidth, dense, quantized && !no_dp4a ? quantized_peak(h, a) * a.quantized_compute_efficiency : dense,
+          quantized_peak(h, a) * a.attention_compute_efficiency};
 }
 
 // What reading a prompt costs: the weight matmuls, the attention and one pass over the bytes.

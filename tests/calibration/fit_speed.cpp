@@ -92,12 +92,6 @@ std::vector<double> abs_errors(const std::vector<const Sample*>& samples,
   return out;
 }
 
-// The attention rate of a key no long prompt pins: the rate its quantized matmuls reach, in
-// FP16 terms (INT8 taken as 2 x FP16 unless the key measures them against FP16).
-double prior_attention(const llmcalc::SpeedAssumptions& a) {
-  return (a.quantized_fp16_basis ? 1.0 : 2.0) * a.quantized_compute_efficiency;
-}
-
 // Whether a server run is of a release the speed model describes: vLLM 0.11 and later (the V1
 // engine alone, with CUDA graphs captured for decode by default) and SGLang 0.5 and later. The
 // 2024-25 runs (vLLM 0.6.3, SGLang 0.4.6) took about twice as long a layer; they stay in the data.
@@ -312,10 +306,12 @@ int main(int argc, char** argv) {
   // Prefill: the weight matmuls on short prompts and on prompts without flash attention (whose
   // scores are ordinary matmuls), 16-bit and quantized weights separately (different kernels),
   // and flash attention on all prompts, which long prompts and prompts at depth with it pin
-  // (coordinate descent, three rounds: each efficiency shifts the others' best). A key whose prompts are all short keeps
-  // its attention at the rate its quantized matmuls reach (quantized_compute_efficiency of INT8
-  // taken as 2 x FP16), the rule before attention had its own efficiency.
-  for (const auto& [backend, list] : prefill_fit) {
+  // (coordinate descent, three rounds: each efficiency shifts the others' best). A key whose
+  // prompts are all short keeps its attention at the rate its quantized matmuls reach (the same
+  // share of the same peak), the rule before attention had its own efficiency.
+  for (const auto& entry : prefill_fit) {
+    const std::string& backend = entry.first;  // named, not bound: the lambda below captures it
+    const std::vector<const Sample*>& list = entry.second;
     llmcalc::SpeedAssumptions base = fit.count(backend) ? fit[backend]
                                                         : committed(backend);
     // The efficiency `field` of `base` that fits `subset` best (median absolute error).
@@ -347,7 +343,7 @@ int main(int argc, char** argv) {
       fit_field(&llmcalc::SpeedAssumptions::compute_efficiency, wide);
       fit_field(&llmcalc::SpeedAssumptions::quantized_compute_efficiency, quantized);
       if (long_prompts.empty()) {
-        base.attention_compute_efficiency = prior_attention(base);
+        base.attention_compute_efficiency = base.quantized_compute_efficiency;
       } else {
         fit_field(&llmcalc::SpeedAssumptions::attention_compute_efficiency, list);
       }
@@ -361,7 +357,7 @@ int main(int argc, char** argv) {
       std::string base = backend.substr(0, backend.find('/'));
       a.attention_compute_efficiency = (fit.count(base) ? fit[base] : committed(base)).attention_compute_efficiency;
     } else if (prefill_fit[backend].empty()) {
-      a.attention_compute_efficiency = prior_attention(a);
+      a.attention_compute_efficiency = a.quantized_compute_efficiency;
     }
   }
   for (const auto& [backend, list] : decode_held) {

@@ -242,7 +242,7 @@ TEST_CASE("A Mac has a time to first token: its GPU's FP32 rate is the compute f
   // M4 Max 40-core: 17.18 TFLOPS (data/devices/m4-max-128gb.json fp16_source: 40 x the 32-core
   // part's 13.74 / 32). Quantized weights multiply at 2 x that (no INT8 figure) x 0.315 (metal's
   // quantized_compute_efficiency) = 10.8234e12 per second, and metal's attention, fitted on no
-  // long prompt, runs at that rate too (attention_compute_efficiency 0.63 = 2 x 0.315 of FP16).
+  // long prompt, runs at that rate too (attention_compute_efficiency 0.315 of the same peak).
   // Llama 3.1 8B: 2 x (8,030,261,248 - 525,336,576 embedding) = 15,009,849,344 FLOPs a token, plus
   // attention over half the 4,096-token prompt: 2 x 32 heads x 2,048 x (128 + 128) x 32 layers =
   // 1,073,741,824; x 4,096 tokens = 6.58784e13 FLOPs = 6.08667 s; one pass over the 4,912,898,048 B of weights at 546 GB/s x 0.85
@@ -258,8 +258,9 @@ TEST_CASE("A prompt's attention runs at its own rate: slow on Strix Halo, the sc
   // default): a 32,768-token prompt into an empty cache. Weight matmuls: 15,009,849,344 FLOPs a
   // token (the Mac case above) x 32,768 at the INT8 figure 59.4e12 x 0.3 (vulkan's
   // quantized_compute_efficiency) = 27.60060 s. Attention over half the prompt: 2 x 32 heads x
-  // 16,384 x 256 x 32 layers = 8,589,934,592 FLOPs a token, x 32,768 at 59.4e12 x 0.07 (vulkan's
-  // attention_compute_efficiency, fitted on kyuz0's pp2048 runs after 32K and 64K tokens) =
+  // 16,384 x 256 x 32 layers = 8,589,934,592 FLOPs a token, x 32,768 at the same INT8 peak,
+  // 59.4e12, x 0.07 (vulkan's attention_compute_efficiency, fitted on kyuz0's pp2048 runs after
+  // 32K and 64K tokens) =
   // 67.69480 s. One pass over the 4,912,898,048 B of weights at 256 GB/s x 0.83 = 0.02312 s.
   // At the matmul rate, the rule before, the attention took 15.8 s and the prompt 43.4 s.
   nlohmann::json request = {{"model", "llama-3.1-8b"}, {"weights", "Q4_K_M"}, {"hardware", "ryzen-ai-max-395-128gb"},

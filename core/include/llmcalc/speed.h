@@ -28,11 +28,12 @@ struct SpeedAssumptions {
   // rate whether the part's INT8 rate equals it (RX 7900 XTX, Strix Halo) or doubles it (R9700,
   // RX 9070 XT).
   bool quantized_fp16_basis = false;
-  // A prompt's attention (QK^T and AV over the cached and earlier prompt tokens, flash attention
-  // on f16 K and V) against dense FP16, whatever the weights: its own kernels, not the weight
-  // matmuls. Fitted where prompts at depth were measured (llama.cpp's Vulkan backend reaches
-  // 5-9% on Strix Halo); elsewhere the rate the key's quantized matmuls reach
-  // (data/speed_calibration.json says which).
+  // A prompt's flash attention (QK^T and AV over the cached and earlier prompt tokens, on f16 K
+  // and V), whatever the weights: its own kernels, not the weight matmuls, measured against the
+  // peak quantized matmuls are (dense INT8, 2 x FP16 where INT8 is unknown, or FP16 under
+  // quantized_fp16_basis). Fitted where prompts at depth were measured (llama.cpp's Vulkan
+  // backend on Strix Halo: 7%); elsewhere the key's quantized_compute_efficiency, the rate before
+  // attention had its own (data/speed_calibration.json says which).
   double attention_compute_efficiency = 0.3;
   double per_layer_overhead_s = 0.0;  // fixed cost per layer and decoded token (kernel launches)
   // More per MoE layer and decoded token: a server's MoE layer runs its router, top-k,
