@@ -24,7 +24,7 @@ constexpr std::string_view kKnownFamilies[] = {
     "nemotron-nas", "minimax_m1", "minimax", "jamba",      "deepseek",   "bailing_moe",
     "nemotron_h", "lfm2",  "exaone4",  "minimax_m2", "hunyuan_v1_dense", "minicpm",
     "granitemoehybrid", "lfm2_moe", "falcon_h1", "gemma4", "glm_moe_dsa", "glm4_moe_lite", "kimi_linear",
-    "hy_v3"};
+    "hy_v3",     "phi4-siglip"};
 
 // A model_type the reader knows: a family of kKnownFamilies or of the registry.
 bool known_family(const ArchConfig& arch) {
@@ -851,7 +851,10 @@ void apply_family_conventions(const nlohmann::json& config, const std::string& p
   if (type == "cohere" || type == "cohere2") {
     arch.norms_per_layer = 1;  // parallel attention and MLP share one LayerNorm (no bias)
   }
-  arch.fused_qkv = type == "phi3";
+  // Phi-4-reasoning-vision (phi4-siglip) is Phi-4's language model under a SigLIP-2 tower: its
+  // GGUF files are Phi-3's fused layout (9,059,696,640 B at Q4_K_M against 9,055,703,040 of
+  // tensors here; tests/data/gguf_file_sizes.json).
+  arch.fused_qkv = type == "phi3" || type == "phi4-siglip";
   arch.attention_sinks = type == "gpt_oss";
   // Families whose config classes default to tied embeddings (SmolLM3Config and MiniCPM's too).
   if (type == "gemma" || type == "gemma2" || type == "gemma3" || type == "gemma3_text" ||
