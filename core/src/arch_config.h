@@ -101,7 +101,7 @@ struct ArchConfig {
   bool attention_sinks = false;
   bool full_attention_sinks = true;  // MiMo-V2: sinks on the sliding layers only
   bool attn_output_gate = false;   // Qwen3-Next: q_proj also emits a sigmoid gate
-  bool head_output_gate = false;   // one gate value per query head (g_proj, hidden -> heads)
+  bool head_output_gate = false;   // one gate value per query head (g_proj, hidden -> heads; MLA too)
   // Gated-DeltaNet input projections as llama.cpp's converter writes them (LinearInputLayout).
   LinearInputLayout linear_input = LinearInputLayout::fused_qkvz;
   // Gemma 4: full-attention layers use global_head_dim, and with k_eq_v take V from the k_proj
@@ -163,6 +163,9 @@ struct ArchConfig {
   int64_t linear_conv_kernel = 0;
   bool lightning_attention = false;  // MiniMax-01/M1 linear layers (qkv, output gate, norm)
   bool kda = false;                  // Kimi Delta Attention linear layers (Kimi Linear)
+  // Ling 3.0 (no_kda_lora): KDA's decay and output gate are full-rank projections f_proj and
+  // g_proj [hidden -> heads x head_dim] in place of Kimi Linear's low-rank f_a / f_b, g_a / g_b.
+  bool kda_full_rank_gates = false;
   // Kimi K3: every attention layer (KDA and MLA) gates its output with a full-rank projection
   // g_proj [heads * head_dim, hidden] (KDA: in place of the low-rank g_a / g_b), as Muse Glimmer's
   // softmax layers do (self_attn.gate_proj, families/muse_glimmer.cpp); each Kimi K3 layer keeps

@@ -63,5 +63,6 @@ const FamilyDefinition& minimax_m3_family();
 const FamilyDefinition& spark2_5_family();
 const FamilyDefinition& xing4_0_family();
 const FamilyDefinition& laguna_family();
+const FamilyDefinition& bailing_hybrid_family();
 
 }  // namespace llmcalc

@@ -12,7 +12,8 @@ const std::vector<const FamilyDefinition*>& families() {
                                                            &gemma4_unified_family(), &qwen4_exp_family(),
                                                            &mimo_v2_family(), &muse_glimmer_family(),
                                                            &minimax_m3_family(), &spark2_5_family(),
-                                                           &laguna_family(), &xing4_0_family()};
+                                                           &laguna_family(), &xing4_0_family(),
+                                                           &bailing_hybrid_family()};
   return all;
 }
 

@@ -222,6 +222,7 @@ class InventoryBuilder : private TensorList {
                arch_.n_heads * (arch_.qk_nope_head_dim + arch_.v_head_dim), false);
     add_linear(blk + "attn_output", TensorRole::attn_output, i, arch_.n_heads * arch_.v_head_dim,
                arch_.hidden, false);
+    if (arch_.head_output_gate) add_linear(blk + "attn_gate", TensorRole::attn_q, i, arch_.hidden, arch_.n_heads, false);
     if (arch_.indexer_heads > 0 && has_indexer(static_cast<std::size_t>(i))) {
       // DeepSeek V3.2 lightning indexer (inference/model.py Indexer): wq_b, wk, k_norm
       // (LayerNorm with bias), weights_proj.
@@ -294,9 +295,9 @@ class InventoryBuilder : private TensorList {
   }
 
   // Kimi Delta Attention (fla/layers/kda.py): q, k, v projections each with a depthwise short
-  // convolution, low-rank decay (f_a, f_b) and output-gate (g_a, g_b) projections, the beta
-  // projection, A_log, dt_bias, a gated output norm and o_proj; g_b has no bias in the
-  // checkpoints.
+  // convolution, low-rank decay (f_a, f_b) and output-gate (g_a, g_b) projections (full-rank ones
+  // in Ling 3.0, named f_a / g_a as llama.cpp's converter writes them), the beta projection,
+  // A_log, dt_bias, a gated output norm and o_proj; g_b has no bias in the checkpoints.
   void add_kda(const TensorPrefix& blk, int i) {
     int64_t width = arch_.linear_k_heads * arch_.linear_k_head_dim;
     for (const char* name : {"attn_q", "attn_k", "attn_v"}) {
@@ -304,9 +305,14 @@ class InventoryBuilder : private TensorList {
                  i, arch_.hidden, width, false);
       add(blk + name + "_conv.weight", TensorRole::ssm_conv, i, arch_.linear_conv_kernel, width);
     }
-    add_linear(blk + "ssm_f_a", TensorRole::ssm_in, i, arch_.hidden, arch_.linear_k_head_dim, false);
-    add_linear(blk + "ssm_f_b", TensorRole::ssm_in, i, arch_.linear_k_head_dim, width, false);
-    if (!arch_.full_rank_output_gate) {
+    if (arch_.kda_full_rank_gates) {
+      add_linear(blk + "ssm_f_a", TensorRole::ssm_in, i, arch_.hidden, width, false);
+      add_linear(blk + "ssm_g_a", TensorRole::ssm_in, i, arch_.hidden, width, false);
+    } else {
+      add_linear(blk + "ssm_f_a", TensorRole::ssm_in, i, arch_.hidden, arch_.linear_k_head_dim, false);
+      add_linear(blk + "ssm_f_b", TensorRole::ssm_in, i, arch_.linear_k_head_dim, width, false);
+    }
+    if (!arch_.full_rank_output_gate && !arch_.kda_full_rank_gates) {
       add_linear(blk + "ssm_g_a", TensorRole::ssm_in, i, arch_.hidden, arch_.linear_v_head_dim, false);
       add_linear(blk + "ssm_g_b", TensorRole::ssm_in, i, arch_.linear_v_head_dim, width, false);
     }

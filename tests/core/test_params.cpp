@@ -144,6 +144,9 @@ int64_t stored_extras(const std::string& id, const llmcalc::ModelSpec& m) {
   // Qwen3.8 Flash-Next stores its n-gram layer's address buffers (layer_multipliers [3],
   // ngram_heads_vocab_sizes [16], ngram_heads_offsets [16]) as 35 I64 elements.
   if (id == "qwen3.8-flash-next") return 35;
+  // Ling-3.0-tiny's config (the base checkpoint's) declares an MTP layer; the instruct checkpoint,
+  // whose total the record gives, ships none (its Q8_0 GGUF has no MTP block either).
+  if (id == "ling-3.0-tiny") return -m.params.mtp;
   return 0;
 }
 
@@ -261,6 +264,27 @@ TEST_CASE("Hy3 by hand: q/k norms and a selection bias by its own keys, an MTP l
   // norm (3 x 4,096); no embedding or head of its own (989,855,744 more if it had them).
   CHECK(m.params.mtp == 3719045568LL + 33554432 + 12288);
   CHECK(m.params.total == 298786155776LL);  // the Hub's BF16 298,786,140,416 + F32 15,360
+}
+
+TEST_CASE("Ling-3.0-flash by hand: KDA with full-rank gates, gated MLA every sixth layer, an MTP layer",
+          "[params][families][bailing_hybrid]") {
+  auto m = catalog_model("ling-3.0-flash");
+  // KDA (35 layers; 32 heads of 128, width 4,096): q, k, v 3 x 2,560 x 4,096 = 31,457,280; three
+  // short convolutions 3 x 4 x 4,096 = 49,152; A_log 32; dt_bias 4,096; beta 2,560 x 32 = 81,920;
+  // full-rank f_proj and g_proj 2 x 10,485,760; the gated norm 128; o_proj 10,485,760: 63,049,888.
+  // MLA (layers 5, 11, ..., 41): q 2,560 x 32 x 192 = 15,728,640; kv_a 2,560 x 576 = 1,474,560;
+  // its norm 512; kv_b 512 x 32 x 256 = 4,194,304; the head gate 2,560 x 32 = 81,920; output
+  // 4,096 x 2,560 = 10,485,760: 31,965,696.
+  // (Their norms, 128 and 512, count with the layers' 2 x 2,560 and the final 2,560 as norms.)
+  CHECK(m.params.attention + m.params.recurrent == 35LL * (63049888 - 128) + 7LL * (31965696 - 512));
+  CHECK(m.params.norms == 42LL * 5120 + 2560 + 35 * 128 + 7 * 512);
+  // 40 MoE layers: 512 experts x 3 x 2,560 x 768 = 3,019,898,880, the shared one 5,898,240.
+  CHECK(m.params.experts_routed == 40LL * 3019898880);
+  CHECK(m.params.experts_shared == 40LL * 5898240);
+  // The MTP layer: MLA 31,965,696 + MoE 3,027,108,352 (router 512 x 2,560 and 512 biases) + two
+  // norms 5,120 + eh_proj 5,120 x 2,560 = 13,107,200 + enorm, hnorm 5,120 + its final norm 2,560.
+  CHECK(m.params.mtp == 3072194048LL);
+  CHECK(m.params.total == 127486405600LL);  // the instruct checkpoint's safetensors total
 }
 
 TEST_CASE("MiniCPM-2B: the family from its architecture, and the paper's non-embedding count",
