@@ -287,6 +287,17 @@ TEST_CASE("Ling-3.0-flash by hand: KDA with full-rank gates, gated MLA every six
   CHECK(m.params.total == 127486405600LL);  // the instruct checkpoint's safetensors total
 }
 
+TEST_CASE("bailing_hybrid without Kimi Delta Attention (Ring-2.5's Lightning form) is refused, not guessed",
+          "[params][families][bailing_hybrid]") {
+  nlohmann::json config = llmcalc_test::data_record("models/ling-3.0-flash.json").at("config");
+  config.erase("no_kda_lora");
+  auto out = llmcalc_test::estimate({{"model", config}});
+  CHECK(out["ok"] == false);
+  REQUIRE(out["issues"].size() >= 1);
+  CHECK(out["issues"][0]["code"] == "not_modelled");
+  CHECK(out["issues"][0]["path"] == "/model/model_type");
+}
+
 TEST_CASE("MiniCPM-2B: the family from its architecture, and the paper's non-embedding count",
           "[params][families][minicpm]") {
   // The config has no model_type; MiniCPMForCausalLM names the family, whose head is tied.
