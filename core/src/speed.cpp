@@ -129,12 +129,12 @@ struct PromptWork {
   double attention_flops = 0;
   double bytes = 0;
   bool flash_attention = true;
-  // Seconds at one device's rates (0 rates: no compute figure, see known()).
+  double attention_rate(const Rates& rates) const { return flash_attention ? rates.attention : rates.compute; }
+  // Whether the device has the compute figures this needs (else prefill is unknown).
+  bool known(const Rates& rates) const { return rates.matmul > 0 && attention_rate(rates) > 0; }
   double seconds(const Rates& rates) const {
-    return matmul_flops / rates.matmul + attention_flops / (flash_attention ? rates.attention : rates.compute) +
-           bytes / rates.bandwidth;
+    return matmul_flops / rates.matmul + attention_flops / attention_rate(rates) + bytes / rates.bandwidth;
   }
-  static bool known(const Rates& rates) { return rates.matmul > 0 && rates.attention > 0; }
 };
 
 // llama.cpp builds the same graph for every decode step; with CUDA graphs the GPU replays it in
@@ -416,7 +416,7 @@ SpeedEstimate estimate_speed(const ModelSpec& model, const WeightPlan& weights,
     // One prompt runs through the stages in turn, each stage's tensor ranks together.
     ParallelPlan plan = covering_plan(request.parallel, request.devices);
     Rates rates = rates_of(hardware, a, quantized);
-    if (!PromptWork::known(rates)) return out;  // no compute figure for this device: prefill unknown (0)
+    if (!work.known(rates)) return out;  // no compute figure for this device: prefill unknown (0)
     prefill_time = work.seconds(rates) / static_cast<double>(plan.tensor);
   } else {
     // A layer split pipelines the ubatch chunks of each n_batch through the devices (llama.cpp
@@ -431,7 +431,7 @@ SpeedEstimate estimate_speed(const ModelSpec& model, const WeightPlan& weights,
     double round_trips = 0;
     for (const SpeedRequest::SplitDevice& d : split) {
       Rates rates = rates_of(d.hardware, a, quantized);
-      if (!PromptWork::known(rates)) return out;
+      if (!work.known(rates)) return out;
       double seconds = d.share * work.seconds(rates) / chunks;
       one_chunk += seconds;
       slowest = std::max(slowest, seconds);

@@ -311,10 +311,10 @@ class InventoryBuilder : private TensorList {
     } else {
       add_linear(blk + "ssm_f_a", TensorRole::ssm_in, i, arch_.hidden, arch_.linear_k_head_dim, false);
       add_linear(blk + "ssm_f_b", TensorRole::ssm_in, i, arch_.linear_k_head_dim, width, false);
-    }
-    if (!arch_.full_rank_output_gate && !arch_.kda_full_rank_gates) {
-      add_linear(blk + "ssm_g_a", TensorRole::ssm_in, i, arch_.hidden, arch_.linear_v_head_dim, false);
-      add_linear(blk + "ssm_g_b", TensorRole::ssm_in, i, arch_.linear_v_head_dim, width, false);
+      if (!arch_.full_rank_output_gate) {
+        add_linear(blk + "ssm_g_a", TensorRole::ssm_in, i, arch_.hidden, arch_.linear_v_head_dim, false);
+        add_linear(blk + "ssm_g_b", TensorRole::ssm_in, i, arch_.linear_v_head_dim, width, false);
+      }
     }
     add_linear(blk + "ssm_beta", TensorRole::ssm_in, i, arch_.hidden, arch_.linear_k_heads, false);
     // A_log: one per head (Kimi Linear); Kimi K3's checkpoint stores [head_dim] (128 for 96 heads).

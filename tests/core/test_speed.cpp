@@ -3,6 +3,7 @@
 // cache of the whole context at bandwidth x efficiency, so more context only adds KV bytes.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <string>
 #include <utility>
 #include <vector>
@@ -295,6 +296,22 @@ TEST_CASE("ROCm's quantized prompts run at a share of FP16 whatever the INT8 rat
   };
   CHECK(ttft("radeon-ai-pro-r9700") == Approx(0.126861 + 0.009409).epsilon(1e-4));
   CHECK(ttft("rx-7900-xtx") == Approx(0.197317 + 0.006318).epsilon(1e-4));
+}
+
+TEST_CASE("A device described by its INT8 rate alone has a prompt speed with flash attention, none without", "[speed][prefill]") {
+  // Without flash attention the scores are FP16 matmuls: a device without an FP16 figure has no
+  // rate for them, so the prompt speed is unknown (0), never infinite. With it, the weight matmuls
+  // and the attention both run against the INT8 peak.
+  nlohmann::json request = {{"model", "llama-3.1-8b"}, {"weights", "Q4_K_M"}, {"context_tokens", 4096},
+                            {"hardware", {{"memory_bytes", 25769803776.0}, {"memory_bandwidth_bytes_per_s", 1.0e12},
+                                          {"int8_ops_per_s", 400e12}, {"backend", "cuda"}}}};
+  nlohmann::json with_fa = llmcalc_test::estimate(request)["result"]["prefill"];
+  CHECK(with_fa["tokens_per_s"].get<double>() > 0);
+  CHECK(std::isfinite(with_fa["ttft_s"].get<double>()));
+  request["flash_attention"] = false;
+  nlohmann::json without = llmcalc_test::estimate(request)["result"]["prefill"];
+  CHECK(without["tokens_per_s"].get<double>() == 0);
+  CHECK(without["ttft_s"].get<double>() == 0);
 }
 
 TEST_CASE("A batch of MoE decodes reads the experts independent top-k routing leaves expected", "[speed][moe]") {
