@@ -319,6 +319,7 @@ test('decode against context, the live preview and the speed assumptions', async
   const cuda = calibration.backends.cuda;
   assert.equal(await page.locator('llm-calc #f-bw_eff').getAttribute('placeholder'), String(Math.round(100 * cuda.bandwidth_efficiency)));
   assert.equal(await page.locator('llm-calc #f-qcmp_eff').getAttribute('placeholder'), String(Math.round(100 * cuda.quantized_compute_efficiency)));
+  assert.equal(await page.locator('llm-calc #f-attn_eff').getAttribute('placeholder'), String(Math.round(100 * cuda.attention_compute_efficiency)));
   assert.equal(await page.locator('llm-calc #f-ovh_us').getAttribute('placeholder'), String(Math.round(1e6 * cuda.per_layer_overhead_s)));
   assert.equal(await page.locator('llm-calc #f-comfort_pct').getAttribute('placeholder'), '90');
   assert.equal(await page.locator('llm-calc #f-uma_pct').getAttribute('placeholder'), 'auto');

@@ -55,16 +55,18 @@ test('20,000 random hashes never throw', () => {
 });
 
 test('assumption keys become the core request keys; 0 leaves the core default', () => {
-  const { state } = S.decodeHash('#v=1&bw_eff=55&qcmp_eff=12&reserve_mib=300&gpu_util=85');
+  const { state } = S.decodeHash('#v=1&bw_eff=55&qcmp_eff=12&attn_eff=7&reserve_mib=300&gpu_util=85');
   const request = S.toRequest(state);
-  // 55 % -> 0.55, 12 % -> 0.12, 300 MiB = 300 x 1,048,576 = 314,572,800 bytes, 85 % -> 0.85.
+  // 55 % -> 0.55, 12 % -> 0.12, 7 % -> 0.07, 300 MiB = 300 x 1,048,576 = 314,572,800 bytes, 85 % -> 0.85.
   assert.deepEqual(JSON.parse(JSON.stringify(request.assumptions)),
-                   { bandwidth_efficiency: 0.55, quantized_compute_efficiency: 0.12, reserved_bytes: 314572800 });
+                   { bandwidth_efficiency: 0.55, quantized_compute_efficiency: 0.12, attention_compute_efficiency: 0.07,
+                     reserved_bytes: 314572800 });
   assert.equal(request.gpu_memory_utilization, 0.85);
   const defaults = S.toRequest(S.decodeHash('#v=1').state);
   assert.deepEqual(JSON.parse(JSON.stringify(defaults.assumptions)), {});
   assert.equal(defaults.gpu_memory_utilization, undefined);
   assert.equal(S.keyForPath('/assumptions/reserved_bytes'), 'reserve_mib');
+  assert.equal(S.keyForPath('/assumptions/attention_compute_efficiency'), 'attn_eff');
   assert.equal(S.keyForPath('/gpu_memory_utilization'), 'gpu_util');
 });
 
