@@ -72,17 +72,26 @@ function strip(value, depth) {
   return value;
 }
 
-// A model's source where it is the Hub's config.json of its hf_repo: the core writes it back
-// (CatalogModel::source, core/src/catalog.cpp).
-function withoutHubSource(record) {
+// What the core derives of a model or device record is left out of its copy (issue #22: 2.0 KB
+// gzip over the catalog): its id, which the file's name spells (data/models/<id>.json,
+// data/devices/<id>.json; a catalog test checks it); a model's source where it is the Hub's
+// config.json of its hf_repo, and its gguf_repo where it is the first of its gguf_repos
+// (CatalogModel::source and catalog_json write them back, core/src/catalog.cpp,
+// core/src/catalog_listing.cpp).
+function withoutDerived(name, record) {
+  const folder = /^(models|devices)\/(.*)\.json$/.exec(name);
+  if (!folder) return record;
+  if (record.id !== folder[2]) throw new Error(`${name} is not named by its id (${record.id})`);
+  delete record.id;
+  if (folder[1] === 'devices') return record;
   if (record.source === `https://huggingface.co/${record.hf_repo}/blob/main/config.json`) delete record.source;
+  if (record.gguf_repo && record.gguf_repo === record.gguf_repos?.[0]?.repo) delete record.gguf_repo;
   return record;
 }
 
 const files = walk(dataDir, ['.json']).map((path) => {
   const name = relative(dataDir, path);
-  const record = strip(JSON.parse(readFileSync(path, 'utf8')), 0);
-  return [name, JSON.stringify(name.startsWith('models/') ? withoutHubSource(record) : record)];
+  return [name, JSON.stringify(withoutDerived(name, strip(JSON.parse(readFileSync(path, 'utf8')), 0)))];
 });
 // wasm/embedded_data_from_js.cpp reads the script's array: [path, JSON text] pairs, each text a
 // String.raw template, so its quotes and backslashes stay as they are (as a JSON string every quote

@@ -13,6 +13,14 @@ bool starts_with(const std::string& text, const char* prefix) {
   return text.rfind(prefix, 0) == 0;
 }
 
+// data/models/<id>.json and data/devices/<id>.json are named by their record's id (a catalog test
+// checks it), which the module's copies leave out (cmake/embed_data.mjs).
+std::string id_from_path(const std::string& path, const char* folder) {
+  const std::size_t prefix = std::string(folder).size();
+  const std::size_t suffix = std::string(".json").size();
+  return path.substr(prefix, path.size() - prefix - suffix);
+}
+
 }  // namespace
 
 const Catalog& Catalog::instance() {
@@ -43,10 +51,7 @@ Catalog::Catalog() {
   for (const EmbeddedFile& file : embedded_data_files()) {
     std::string path = file.path;
     if (starts_with(path, "models/")) {
-      // data/models/<id>.json: the file is named by its record's id (a catalog test checks it).
-      const std::size_t prefix = std::string("models/").size();
-      const std::size_t suffix = std::string(".json").size();
-      std::string id = path.substr(prefix, path.size() - prefix - suffix);
+      std::string id = id_from_path(path, "models/");
       model_index_[id] = models_.size();
       CatalogModel model;
       model.id = id;
@@ -57,7 +62,8 @@ Catalog::Catalog() {
     nlohmann::json record = parse_json(file.content);
     if (starts_with(path, "devices/")) {
       if (record.contains("incomplete")) continue;  // a record still missing a core figure
-      std::string id = record.at("id").get<std::string>();
+      std::string id = id_from_path(path, "devices/");
+      record["id"] = id;  // hardware_from_record reads it, as from a request's own device
       device_index_[id] = devices_.size();
       devices_.push_back({id, std::move(record)});
     } else if (path == "config_defaults.json") {

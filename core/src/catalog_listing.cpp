@@ -30,6 +30,11 @@ std::string catalog_json() {
     for (const char* key : {"ollama_tag", "gguf_repo", "license", "release_date"}) {
       item[key] = r.contains(key) ? r.at(key) : nlohmann::json(nullptr);
     }
+    // The module's copy leaves out a gguf_repo that is the first of gguf_repos (cmake/embed_data.mjs).
+    auto repos = r.find("gguf_repos");
+    if (!r.contains("gguf_repo") && repos != r.end() && repos->is_array() && !repos->empty()) {
+      item["gguf_repo"] = repos->front().value("repo", "");
+    }
     // Formats its repositories publish that only a file size describes (unsloth Dynamic).
     item["published_formats"] = nlohmann::json::array();
     for (const PublishedFormat& p : published_formats(r)) item["published_formats"].push_back(p.format);

@@ -6,6 +6,7 @@
 #include <set>
 #include <vector>
 
+#include "llmcalc/api.h"
 #include "llmcalc/catalog.h"
 #include "llmcalc/hardware.h"
 #include "test_support.h"
@@ -27,13 +28,29 @@ TEST_CASE("Model records: kebab-case ids, sources, configs that build", "[catalo
     CHECK(entry.source() == llmcalc_test::data_record("models/" + entry.id + ".json").at("source"));
     CHECK_FALSE(entry.record().value("name", "").empty());
     // The catalog reads a model's id from its file name, data/models/<id>.json.
-    CHECK(entry.record().at("id") == entry.id);
+    CHECK(llmcalc_test::data_record("models/" + entry.id + ".json").at("id") == entry.id);
     llmcalc::Issues issues;
     auto model = llmcalc::build_model(entry.config(), "/model", issues);
     REQUIRE(model);
     CHECK(model->params.total > 0);
     CHECK(model->params.active > 0);
     CHECK(model->params.active <= model->params.total);
+  }
+}
+
+TEST_CASE("The catalog listing gives each model's repositories as data/ does", "[catalog][models]") {
+  // The module's copy of a record leaves out what it derives (cmake/embed_data.mjs): the listing
+  // must still say what data/ says.
+  auto catalog = nlohmann::json::parse(llmcalc::catalog_json());
+  const auto& models = catalog.at("result").at("models");
+  CHECK(models.size() == llmcalc::Catalog::instance().models().size());
+  for (const auto& model : models) {
+    const std::string id = model.at("id").get<std::string>();
+    INFO(id);
+    const nlohmann::json data = llmcalc_test::data_record("models/" + id + ".json");
+    CHECK(model.at("gguf_repo") == data.value("gguf_repo", nlohmann::json(nullptr)));
+    CHECK(model.at("hf_repo") == data.at("hf_repo"));
+    CHECK(model.at("source") == data.at("source"));
   }
 }
 
@@ -68,6 +85,9 @@ TEST_CASE("Device records: units positive, GiB and GB consistent, sourced", "[ca
     CHECK(ids.insert(entry.id).second);
     CHECK(entry.record.value("source", "").rfind("http", 0) == 0);
     auto hw = llmcalc::hardware_from_record(entry.record);
+    // The catalog reads a device's id from its file name, data/devices/<id>.json.
+    CHECK(llmcalc_test::data_record("devices/" + entry.id + ".json").at("id") == entry.id);
+    CHECK(hw.id == entry.id);
     CHECK(hw.memory_bytes > 0);
     CHECK(hw.memory_bandwidth_bytes_per_s > 0);
     // memory_GiB is binary: bytes = GiB x 2^30 (the JSON keeps decimal GB out of this field).
