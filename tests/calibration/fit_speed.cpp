@@ -355,7 +355,10 @@ int main(int argc, char** argv) {
   for (auto& [backend, a] : fit) {
     if (is_server_key(backend)) {
       std::string base = backend.substr(0, backend.find('/'));
-      a.attention_compute_efficiency = (fit.count(base) ? fit[base] : committed(base)).attention_compute_efficiency;
+      const llmcalc::SpeedAssumptions& prompts = fit.count(base) ? fit[base] : committed(base);
+      a.compute_efficiency = prompts.compute_efficiency;
+      a.quantized_compute_efficiency = prompts.quantized_compute_efficiency;
+      a.attention_compute_efficiency = prompts.attention_compute_efficiency;
     } else if (prefill_fit[backend].empty()) {
       a.attention_compute_efficiency = a.quantized_compute_efficiency;
     }
