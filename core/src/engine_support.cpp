@@ -63,4 +63,17 @@ std::string ollama_mlx_runner_note(const std::string& engine, const Hardware& de
              "más al Ollama nuevo.");
 }
 
+std::string server_speed_rocm_note(const std::string& engine, const Hardware& device, Language lang) {
+  if ((engine != "vllm" && engine != "sglang") || device.backend != "rocm") return "";
+  return say(lang,
+             "vLLM's and SGLang's speeds on AMD GPUs use llama.cpp's ROCm efficiencies (no run of either "
+             "on an AMD GPU calibrates them): SGLang's published MI300X runs decode FP8 MoE models "
+             "(DeepSeek-V3.1, MiniMax-M2, Kimi-K2) at a third to a fifth of such an estimate, Llama 4 in "
+             "BF16 within 11%.",
+             "Las velocidades de vLLM y SGLang en GPU de AMD usan las eficiencias de ROCm de llama.cpp "
+             "(ninguna ejecución de ellos en una GPU de AMD las calibra): las ejecuciones publicadas de SGLang "
+             "en MI300X decodifican modelos MoE en FP8 (DeepSeek-V3.1, MiniMax-M2, Kimi-K2) a entre un tercio "
+             "y un quinto de esa estimación, Llama 4 en BF16 dentro de un 11%.");
+}
+
 }  // namespace llmcalc

@@ -476,6 +476,13 @@ std::optional<Scenario> resolve_scenario(const nlohmann::json& request, Issues& 
       break;
     }
   }
+  for (const DeviceGroup& group : s.groups()) {
+    std::string note = server_speed_rocm_note(s.engine.engine, group.device, s.lang);
+    if (!note.empty()) {
+      issues.warning("server_speed_rocm", "/engine", note);
+      break;
+    }
+  }
   if (s.engine.mtp && s.model.mtp_layers == 0) {
     issues.warning("no_mtp_layers", "/mtp",
                    say(s.lang, "This model ships no MTP layers; MTP drafting is ignored.",

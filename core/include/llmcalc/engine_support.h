@@ -30,4 +30,12 @@ std::string engine_limit(const std::string& engine, const Hardware& device, cons
 std::string ollama_mlx_runner_note(const std::string& engine, const Hardware& device,
                                    const std::string& model_type, Language lang);
 
+/// vLLM and SGLang on an AMD GPU: no run of either on one calibrates the speed model, so their
+/// speeds use llama.cpp's ROCm efficiencies (data/speed_calibration.json has no rocm server key).
+/// SGLang 0.5.7's published MI300X runs (the SGLang cookbook; tests/data/server_speed_measurements.json,
+/// held out) decode FP8 MoE checkpoints (DeepSeek-V3.1, MiniMax-M2, Kimi-K2) at 1/2.7 to 1/4.9 of
+/// that estimate and Llama 4 Scout and Maverick in BF16 within 11%. Returns that note in `lang`
+/// for a vLLM or SGLang request on a ROCm device, else "".
+std::string server_speed_rocm_note(const std::string& engine, const Hardware& device, Language lang);
+
 }  // namespace llmcalc
