@@ -76,4 +76,16 @@ std::string server_speed_rocm_note(const std::string& engine, const Hardware& de
              "y un quinto de esa estimación, Llama 4 en BF16 dentro de un 11%.");
 }
 
+std::string metal_batched_decode_note(const std::string& engine, const Hardware& device, int64_t batch,
+                                      Language lang) {
+  if ((engine != "llama.cpp" && engine != "ollama") || device.backend != "metal" || batch < 8) return "";
+  return say(lang,
+             "On Apple GPUs llama.cpp decodes batches of 8 or more sequences well below this estimate: its "
+             "own M2 Ultra benchmarks run them at 1/1.7 to 1/3 of such estimates (batches of 2 and 4 "
+             "within the band).",
+             "En GPU de Apple llama.cpp decodifica lotes de 8 o más secuencias muy por debajo de esta "
+             "estimación: sus propias pruebas en un M2 Ultra los ejecutan a entre 1/1,7 y 1/3 de tales "
+             "estimaciones (los lotes de 2 y 4, dentro de la banda).");
+}
+
 }  // namespace llmcalc

@@ -483,6 +483,13 @@ std::optional<Scenario> resolve_scenario(const nlohmann::json& request, Issues& 
       break;
     }
   }
+  for (const DeviceGroup& group : s.groups()) {
+    std::string note = metal_batched_decode_note(s.engine.engine, group.device, s.batch, s.lang);
+    if (!note.empty()) {
+      issues.warning("metal_batched_decode", "/batch", note);
+      break;
+    }
+  }
   if (s.engine.mtp && s.model.mtp_layers == 0) {
     issues.warning("no_mtp_layers", "/mtp",
                    say(s.lang, "This model ships no MTP layers; MTP drafting is ignored.",

@@ -451,6 +451,35 @@ TEST_CASE("vLLM and SGLang on AMD GPUs: a warning that their speeds are llama.cp
   CHECK(ratio < 5.0);
 }
 
+TEST_CASE("llama.cpp on Apple GPUs: a warning for batches of 8 or more sequences", "[engines][llama.cpp]") {
+  auto warned = [](nlohmann::json request) {
+    request["hardware"] = request.value("hardware", "m2-ultra-192gb");
+    request["context_tokens"] = 544;  // 512 tokens of prompt per sequence and the 32 generated
+    auto r = llmcalc_test::estimate(request);
+    REQUIRE(r["ok"] == true);
+    bool found = false;
+    for (const auto& issue : r["issues"]) found |= issue["code"] == "metal_batched_decode" && issue["path"] == "/batch";
+    return std::make_pair(found, r["result"]["decode"]["aggregate_tokens_per_s"].get<double>());
+  };
+  // llama.cpp's own M2 Ultra benches (ggml-org/llama.cpp benches/mac-m2-ultra/mac-m2-ultra.md,
+  // llama-batched-bench at 512 tokens per sequence; tests/data/speed_measurements.json): aggregate
+  // decode of gemma-3-4b Q4_0 788.23 tokens/s with 32 sequences, Qwen2.5-7B Q8_0 321.07 with 16 and
+  // 218.67 with 4. The warning's "1/1.7 to 1/3" holds while the estimate is 1.7-3.1 times those at 8+
+  // and within Metal's band at 4; a model that closes the gap fails here and must change the text.
+  auto [gemma32, gemma_rate] = warned({{"model", "gemma-3-4b"}, {"weights", "Q4_0"}, {"engine", "llama.cpp"}, {"batch", 32}});
+  CHECK(gemma32);
+  CHECK(gemma_rate / 788.23 > 1.7);
+  CHECK(gemma_rate / 788.23 < 3.1);
+  auto [qwen16, qwen16_rate] = warned({{"model", "qwen2.5-7b"}, {"weights", "Q8_0"}, {"engine", "ollama"}, {"batch", 16}});
+  CHECK(qwen16);
+  CHECK(qwen16_rate / 321.07 > 1.7);
+  CHECK(qwen16_rate / 321.07 < 3.1);
+  auto [qwen4, qwen4_rate] = warned({{"model", "qwen2.5-7b"}, {"weights", "Q8_0"}, {"engine", "llama.cpp"}, {"batch", 4}});
+  CHECK_FALSE(qwen4);
+  CHECK(qwen4_rate / 218.67 < 1.24);  // Metal's band is +/-24% (data/speed_calibration.json)
+  CHECK_FALSE(warned({{"model", "qwen2.5-7b"}, {"weights", "Q8_0"}, {"engine", "llama.cpp"}, {"batch", 32}, {"hardware", "rtx-4090"}}).first);
+}
+
 TEST_CASE("Ollama steps its automatic batch down when its own prediction fills the GPU", "[engines][ollama]") {
   // server/sched.go automaticGenerationBatch (ollama/ollama@fb30760). Ollama predicts the load as
   // the GGUF file plus an f16 cache of every layer (fewest KV heads, head width hidden / heads)

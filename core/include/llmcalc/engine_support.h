@@ -2,6 +2,7 @@
 // the selection is one the engine cannot run (issue #21 item 4).
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "llmcalc/hardware.h"
@@ -37,5 +38,13 @@ std::string ollama_mlx_runner_note(const std::string& engine, const Hardware& de
 /// that estimate and Llama 4 Scout and Maverick in BF16 within 11%. Returns that note in `lang`
 /// for a vLLM or SGLang request on a ROCm device, else "".
 std::string server_speed_rocm_note(const std::string& engine, const Hardware& device, Language lang);
+
+/// llama.cpp (and Ollama, which runs it) on an Apple GPU with 8 or more sequences decoding together:
+/// llama.cpp's own M2 Ultra benches (llama-batched-bench, benches/mac-m2-ultra/mac-m2-ultra.md; held
+/// out of the fit) decode such batches at 1/1.7 to 1/3.1 of the estimate (gemma-3-4b Q4_0 and
+/// Qwen2.5-7B Q8_0 at 512 tokens), batches of 2 and 4 within the band; Metal's matmul kernels for a
+/// few columns are not modelled. Returns that note in `lang`, else "".
+std::string metal_batched_decode_note(const std::string& engine, const Hardware& device, int64_t batch,
+                                      Language lang);
 
 }  // namespace llmcalc
