@@ -271,6 +271,19 @@ const std::set<std::string> kRequestKeys = {
     "mtp_draft_tokens", "mamba_ssm_dtype", "max_mamba_cache_size", "prefix_caching", "gpu_memory_utilization", "max_num_batched_tokens", "max_num_seqs",
     "kv_cache_memory_bytes", "mem_fraction_static", "assumptions", "cost", "finetune"};
 
+// Raises `code` at `path` with the note of the first device group that has one (`note` gives ""
+// for a device without): engine limits and engine notes are said once, whatever the devices.
+void warn_for_first_device(const Scenario& s, Issues& issues, const char* code, const char* path,
+                           std::string (*note)(const Scenario&, const Hardware&)) {
+  for (const DeviceGroup& group : s.groups()) {
+    std::string text = note(s, group.device);
+    if (!text.empty()) {
+      issues.warning(code, path, text);
+      return;
+    }
+  }
+}
+
 }  // namespace
 
 std::optional<Scenario> resolve_scenario(const nlohmann::json& request, Issues& issues) {
@@ -460,36 +473,21 @@ std::optional<Scenario> resolve_scenario(const nlohmann::json& request, Issues& 
     issues.error("bad_tensor_split", "/tensor_split", "tensor_split needs one share per device.");
     return std::nullopt;
   }
-  for (const DeviceGroup& group : s.groups()) {
-    std::string limit = engine_limit(s.engine.engine, group.device, s.rules_format(), s.lang);
-    if (!limit.empty()) {
-      issues.warning("engine_cannot_run", "/engine",
-                     limit + say(s.lang, " The figures follow the engine's rules all the same.",
-                                 " Las cifras siguen igualmente las reglas del motor."));
-      break;
-    }
-  }
-  for (const DeviceGroup& group : s.groups()) {
-    std::string note = ollama_mlx_runner_note(s.engine.engine, group.device, s.model.model_type, s.lang);
-    if (!note.empty()) {
-      issues.warning("ollama_mlx_runner", "/engine", note);
-      break;
-    }
-  }
-  for (const DeviceGroup& group : s.groups()) {
-    std::string note = server_speed_rocm_note(s.engine.engine, group.device, s.lang);
-    if (!note.empty()) {
-      issues.warning("server_speed_rocm", "/engine", note);
-      break;
-    }
-  }
-  for (const DeviceGroup& group : s.groups()) {
-    std::string note = metal_batched_decode_note(s.engine.engine, group.device, s.batch, s.lang);
-    if (!note.empty()) {
-      issues.warning("metal_batched_decode", "/batch", note);
-      break;
-    }
-  }
+  warn_for_first_device(s, issues, "engine_cannot_run", "/engine", [](const Scenario& sc, const Hardware& device) {
+    std::string limit = engine_limit(sc.engine.engine, device, sc.rules_format(), sc.lang);
+    return limit.empty() ? limit
+                         : limit + say(sc.lang, " The figures follow the engine's rules all the same.",
+                                       " Las cifras siguen igualmente las reglas del motor.");
+  });
+  warn_for_first_device(s, issues, "ollama_mlx_runner", "/engine", [](const Scenario& sc, const Hardware& device) {
+    return ollama_mlx_runner_note(sc.engine.engine, device, sc.model.model_type, sc.lang);
+  });
+  warn_for_first_device(s, issues, "server_speed_rocm", "/engine", [](const Scenario& sc, const Hardware& device) {
+    return server_speed_rocm_note(sc.engine.engine, device, sc.lang);
+  });
+  warn_for_first_device(s, issues, "metal_batched_decode", "/batch", [](const Scenario& sc, const Hardware& device) {
+    return metal_batched_decode_note(sc.engine.engine, device, sc.batch, sc.lang);
+  });
   if (s.engine.mtp && s.model.mtp_layers == 0) {
     issues.warning("no_mtp_layers", "/mtp",
                    say(s.lang, "This model ships no MTP layers; MTP drafting is ignored.",
