@@ -193,6 +193,7 @@ Evaluation evaluate_speed(const Scenario& s, const ModelSpec& model,
       speed_request.split = layer_split_shares(out.memory, s);
     }
   }
+  speed_request.layer_pipeline = !out.memory.offloaded;
   out.speed = estimate_speed(model, *out.weights, *pace, speed_request);
   return out;
 }

@@ -363,6 +363,7 @@ MemoryEstimate estimate_memory(const ModelSpec& model, const WeightPlan& weights
   }
   out.host = t.host;
   out.offloaded_read_bytes_per_token = t.offloaded_read_bytes_per_token;
+  out.offloaded = t.offloaded;
   // total / usable describe the device memory; what sits in system RAM is reported as host.
   out.total_bytes = 0;
   out.usable_bytes = 0;

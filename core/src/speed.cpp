@@ -419,10 +419,11 @@ SpeedEstimate estimate_speed(const ModelSpec& model, const WeightPlan& weights,
     if (!work.known(rates)) return out;  // no compute figure for this device: prefill unknown (0)
     prefill_time = work.seconds(rates) / static_cast<double>(plan.tensor);
   } else {
-    // A layer split pipelines the ubatch chunks of each n_batch through the devices (llama.cpp
-    // enables pipeline parallelism when n_batch > n_ubatch): chunk c enters device d when the
-    // chunk before it has left, so c chunks take the devices' times for one chunk plus c - 1 of
-    // the slowest device's. Each chunk pays the remote devices' round trips.
+    // A layer split pipelines the ubatch chunks of each n_batch through the devices: chunk c
+    // enters device d when the chunk before it has left, so c chunks take the devices' times for
+    // one chunk plus c - 1 of the slowest device's. Without the pipeline (layer_pipeline) each
+    // chunk passes through all devices before the next starts. Each chunk pays the remote
+    // devices' round trips.
     double ubatch = static_cast<double>(std::max<int64_t>(1, request.ubatch_tokens));
     double chunks = std::min(std::ceil(prompt / ubatch),
                              std::max(1.0, std::floor(static_cast<double>(request.batch_tokens) / ubatch)));
@@ -437,7 +438,8 @@ SpeedEstimate estimate_speed(const ModelSpec& model, const WeightPlan& weights,
       slowest = std::max(slowest, seconds);
       if (d.node != 0) round_trips += rpc_round_trip_seconds(model, request, std::min(prompt, ubatch));
     }
-    prefill_time = one_chunk + (chunks - 1.0) * slowest + std::ceil(prompt / ubatch) * round_trips;
+    double next_chunk = request.layer_pipeline ? slowest : one_chunk;
+    prefill_time = one_chunk + (chunks - 1.0) * next_chunk + std::ceil(prompt / ubatch) * round_trips;
   }
   out.prefill_tokens_per_s = prompt / prefill_time;
   out.prefill_low = out.prefill_tokens_per_s * (1.0 - a.band_fraction);

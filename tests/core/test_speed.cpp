@@ -427,3 +427,34 @@ TEST_CASE("Experts in RAM beside one GPU: published decode speeds inside the ban
     CHECK(measured <= decode["high"].get<double>());
   }
 }
+
+TEST_CASE("llama.cpp pipelines a layer split's prompt only with every layer and expert on the GPUs",
+          "[speed][prefill][layer_split]") {
+  // tests/data/layer_split_prompt_runs.json: one R9700 against two, -sm layer, build 8797. With
+  // -ub 512, a 2,048-token prompt is 4 ubatches; pipelined over two equal GPUs they take
+  // 1 + 3 x 1/2 = 2.5 ubatch-times instead of 4 (x1.6), and a 4,096-token one, two n_batch of
+  // 2,048, the same (x1.6). With every routed expert in RAM (--n-cpu-moe 999, a tensor override)
+  // llama.cpp does not pipeline, each ubatch crosses both GPUs in turn: x1.0. The measured ratio
+  // must be within 15% of the estimate's (the old rule, a pipeline whatever the placement, gave
+  // x1.6 where 0.93-0.99 were measured).
+  const nlohmann::json data = llmcalc_test::read_test_data("layer_split_prompt_runs.json");
+  REQUIRE(data.at("records").size() == 4);
+  for (const nlohmann::json& record : data.at("records")) {
+    for (const nlohmann::json& run : record.at("runs")) {
+      INFO("record " << record.at("id").get<std::string>() << " " << run.at("test").get<std::string>());
+      nlohmann::json request = record.at("request");
+      request["prompt_tokens"] = run.at("prompt_tokens");
+      request["context_tokens"] = run.at("prompt_tokens").get<int64_t>() + 256;
+      auto prefill = [&request](int devices) {
+        request["devices"] = devices;
+        nlohmann::json envelope = llmcalc_test::estimate(request);
+        REQUIRE(envelope["ok"] == true);
+        return envelope["result"]["prefill"]["tokens_per_s"].get<double>();
+      };
+      double estimated = prefill(2) / prefill(1);
+      double measured = run.at("two_gpus_tokens_per_s").get<double>() / run.at("one_gpu_tokens_per_s").get<double>();
+      INFO("two GPUs / one: estimated " << estimated << ", measured " << measured);
+      CHECK(measured == Approx(estimated).epsilon(0.15));
+    }
+  }
+}

@@ -184,6 +184,10 @@ struct MemoryEstimate {
   DeviceMemory host;                       // system RAM: offloaded layers, experts, token_embd
   FitPlan fit;                             // llama.cpp / Ollama only (status "" elsewhere)
   int64_t offloaded_read_bytes_per_token = 0;  // weights + KV a decode step reads from RAM
+  // llama.cpp / Ollama: layers, experts or the output layer sit in system RAM (fewer GPU layers
+  // than n_layer + 1, or tensor overrides such as --n-cpu-moe), which also turns its layer
+  // split's pipeline off (SpeedRequest::layer_pipeline).
+  bool offloaded = false;
 };
 
 /// Memory a device offers the engine before the engine's own margins: discrete GPUs minus the

@@ -79,6 +79,12 @@ struct SpeedRequest {
     int64_t node = 0;
   };
   std::vector<SplitDevice> split;
+  // Whether llama.cpp pipelines a layer split's ubatches through the devices. It does only when
+  // every layer and the output layer are on the GPUs and no tensor is overridden to another
+  // buffer (src/llama-context.cpp pipeline_parallel: n_gpu_layers > n_layer_all, split mode
+  // layer, KV offloaded, !has_tensor_overrides(); --n-cpu-moe and --fit's partial layers are
+  // overrides). Off, the devices take each ubatch one after another.
+  bool layer_pipeline = true;
   // vLLM / SGLang across several devices and machines: tensor x pipeline x data ranks, the
   // machines they span (devices / machines in each) and the network between the machines.
   ParallelPlan parallel;
