@@ -23,6 +23,11 @@ struct EngineTotals {
   bool fits = true;          // every device and the host within its usable memory
   bool offloaded = false;    // layers or experts sit in system RAM (llama.cpp placement)
   int64_t offloaded_read_bytes_per_token = 0;  // what a decode step reads from system RAM
+  // Weights in system RAM the first GPU copies for each prompt ubatch of 32+ tokens (op offload):
+  // the dense tensors of layers in RAM, and routed experts in RAM (copied as far as the
+  // ubatch's tokens pick them).
+  int64_t op_offload_dense_bytes = 0;
+  int64_t op_offload_expert_bytes = 0;
 };
 
 /// Worst ratio and fit over devices and (when it holds anything) the host.

@@ -194,6 +194,9 @@ Evaluation evaluate_speed(const Scenario& s, const ModelSpec& model,
     }
   }
   speed_request.layer_pipeline = !out.memory.offloaded;
+  speed_request.op_offload_dense_bytes = out.memory.op_offload_dense_bytes;
+  speed_request.op_offload_expert_bytes = out.memory.op_offload_expert_bytes;
+  speed_request.host_link_bytes_per_s = s.host_link_bytes_per_s;
   out.speed = estimate_speed(model, *out.weights, *pace, speed_request);
   return out;
 }

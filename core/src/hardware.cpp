@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <iterator>
 #include <string_view>
 
@@ -191,6 +192,19 @@ nlohmann::json hardware_json(const Hardware& h) {
           {"cuda_compute_capability", h.cuda_compute_capability},
           {"interconnect_bytes_per_s", h.interconnect_bytes_per_s},
           {"pcie_peer_to_peer", h.pcie_peer_to_peer}};
+}
+
+// A PCIe generation and width read off the device's interconnect ("PCIe 4.0 x16": 16 GT/s x
+// 128/130 per lane and direction, 1.969 GB/s a lane), else PCIe 4.0 x16's 31.5 GB/s (NVLink parts
+// reach the host through PCIe too).
+double host_link_bytes_per_s(const Hardware& hardware) {
+  const std::string& kind = hardware.interconnect_kind;
+  if (kind.rfind("PCIe ", 0) == 0 && kind.size() >= 11 && kind[6] == '.' && kind[8] == ' ' && kind[9] == 'x') {
+    int generation = kind[5] - '0';
+    int lanes = std::atoi(kind.c_str() + 10);
+    if (generation >= 3 && generation <= 5 && lanes > 0) return 0.985e9 * static_cast<double>(1 << (generation - 3)) * lanes;
+  }
+  return 31.5e9;
 }
 
 }  // namespace llmcalc

@@ -36,7 +36,6 @@ const Hardware& request_device(const MemoryRequest& request, const Hardware& har
 namespace {
 
 constexpr int64_t kOsShareBytes = 4 * kGiB;   // RAM left to the OS on unified / CPU systems
-constexpr int64_t kOpOffloadMinBatch = 32;    // ggml-backend offloads ops from 32-row batches
 constexpr int64_t kCheckpointStepTokens = 8192;  // server --checkpoint-min-step (b10256)
 
 bool uses_gpus(const Hardware& hardware) { return hardware.kind == "discrete"; }
@@ -232,6 +231,7 @@ EngineTotals measure(const LlamaCppInputs& in, const LayerPlacement& p, int64_t 
     ++home.layers;
     if (d < 0) host_reads += static_cast<double>(w.layer_dense_bytes[i] + kv);
     int64_t experts = w.layer_expert_bytes[i];
+    int64_t experts_in_ram = 0;
     if (experts > 0) {
       // All or none of them but for one partial layer (llround is a libm call in WebAssembly).
       double share = p.expert_share[i];
@@ -245,8 +245,8 @@ EngineTotals measure(const LlamaCppInputs& in, const LayerPlacement& p, int64_t 
         rest.weights_bytes += experts - kept;
         ++rest.expert_layers;
       }
-      if (d < 0) host_reads += active_share * static_cast<double>(kept);
-      if (p.overflow[i] < 0) host_reads += active_share * static_cast<double>(experts - kept);
+      experts_in_ram = (d < 0 ? kept : 0) + (p.overflow[i] < 0 ? experts - kept : 0);
+      host_reads += active_share * static_cast<double>(experts_in_ram);
     }
     // Weights in RAM are copied to a GPU for batched matmuls, always the first one: the
     // scheduler gives an op on host weights to the first backend that wants to offload it
@@ -258,6 +258,10 @@ EngineTotals measure(const LlamaCppInputs& in, const LayerPlacement& p, int64_t 
     // multi_device_runs.json, the llm-server-ops records); with whole layers in RAM the copies
     // add to it (the --fit records of tests/data/engine_logs.json).
     if (op_offload) {
+      // The prompt's copies: a layer in RAM whole, experts in RAM (speed.cpp counts the ones a
+      // ubatch picks).
+      if (d < 0) t.op_offload_dense_bytes += w.layer_dense_bytes[i];
+      t.op_offload_expert_bytes += experts_in_ram;
       bool host_experts = experts > 0 && (d < 0 || (p.overflow[i] < 0 && p.expert_share[i] < 1.0));
       int64_t largest = host_experts ? w.layer_expert_max_bytes[i] : d < 0 ? w.layer_dense_max_bytes[i] : 0;
       int64_t& copy = d < 0 ? added_copy : overlapped_copy;

@@ -364,6 +364,8 @@ MemoryEstimate estimate_memory(const ModelSpec& model, const WeightPlan& weights
   out.host = t.host;
   out.offloaded_read_bytes_per_token = t.offloaded_read_bytes_per_token;
   out.offloaded = t.offloaded;
+  out.op_offload_dense_bytes = t.op_offload_dense_bytes;
+  out.op_offload_expert_bytes = t.op_offload_expert_bytes;
   // total / usable describe the device memory; what sits in system RAM is reported as host.
   out.total_bytes = 0;
   out.usable_bytes = 0;

@@ -266,7 +266,7 @@ const std::set<std::string> kRequestKeys = {
     "model", "lang", "weights", "imatrix", "weights_bytes", "weights_include_mtp", "hf_repo", "hf_file",
     "kv_cache", "context_tokens", "prompt_tokens", "batch", "engine", "hardware", "devices", "nodes",
     "network", "parallel", "flash_attention", "ubatch", "port", "gpu_layers", "cpu_moe_layers",
-    "tensor_split", "cpu_expert_layers", "system_memory_bytes", "system_memory_bandwidth_bytes_per_s",
+    "tensor_split", "cpu_expert_layers", "system_memory_bytes", "system_memory_bandwidth_bytes_per_s", "host_link_bytes_per_s",
     "fit", "fit_target_bytes", "fit_min_context", "kv_unified", "llama_cpp_build", "cache_ram_bytes", "mmproj", "mtp",
     "mtp_draft_tokens", "mamba_ssm_dtype", "max_mamba_cache_size", "prefix_caching", "gpu_memory_utilization", "max_num_batched_tokens", "max_num_seqs",
     "kv_cache_memory_bytes", "mem_fraction_static", "assumptions", "cost", "finetune"};
@@ -426,6 +426,9 @@ std::optional<Scenario> resolve_scenario(const nlohmann::json& request, Issues& 
     read_machines(reader, request, hardware_value.is_array(), *groups, s, issues);
   }
   if (hardware) s.hardware = *hardware;
+  const double device_host_link = host_link_bytes_per_s(s.hardware);
+  s.host_link_bytes_per_s =
+      reader.number("host_link_bytes_per_s", 1e8, 1e12, device_host_link).value_or(device_host_link);
 
   s.speed = default_speed_assumptions(speed_calibration_key(s.hardware), s.engine.engine);
   if (const nlohmann::json* assumptions = reader.object("assumptions")) {
@@ -616,6 +619,7 @@ std::string scenario_text(const Scenario& s, int64_t context_tokens) {
     o.string("hardware", s.hardware.id);
     o.string("hf_file", s.hf_file);
     o.string("hf_repo", s.hf_repo);
+    o.number("host_link_bytes_per_s", s.host_link_bytes_per_s);
     o.boolean("imatrix", s.imatrix);
     o.string("kv_cache", s.kv_type.name);
     o.boolean("kv_unified", s.engine.kv_unified);

@@ -194,7 +194,7 @@ struct Work {
   // them only in the limit. That is uniform routing; real routers are skewed, so more tokens
   // share experts and this is the upper end.
   const WeightPlan* weights = nullptr;
-  double experts_for(double tokens) const {
+  double picked_share(double tokens) const {
     if (weights->expert_bytes <= 0) return 0.0;
     double share = static_cast<double>(weights->active_expert_bytes) / static_cast<double>(weights->expert_bytes);
     // (1 - share)^tokens by squaring: libm's pow brings its tables into the WebAssembly module.
@@ -203,8 +203,9 @@ struct Work {
     for (auto n = static_cast<int64_t>(tokens); n > 0; n /= 2, base *= base) {
       if (n % 2) missed *= base;
     }
-    return (1.0 - missed) * static_cast<double>(weights->expert_bytes);
+    return 1.0 - missed;
   }
+  double experts_for(double tokens) const { return picked_share(tokens) * static_cast<double>(weights->expert_bytes); }
 };
 
 struct Step {
@@ -218,6 +219,27 @@ struct Step {
 double rpc_round_trip_seconds(const ModelSpec& model, const SpeedRequest& r, double tokens) {
   double bytes = (2.0 * static_cast<double>(model.hidden_size) * 4.0 + 4.0 * static_cast<double>(r.context_tokens)) * tokens;
   return transfer_seconds(r.network, bytes) + r.network.latency_s;
+}
+
+// Weights in system RAM go to the first device for each prompt ubatch of 32+ tokens (op offload:
+// ggml-backend.cpp ggml_backend_sched_backend_id_from_cur gives an op on host weights to the
+// first backend whose offload_op wants it; CUDA's and ROCm's from a batch of kOpOffloadMinBatch,
+// ggml-cuda.cu ggml_backend_cuda_device_offload_op as 2026 copies quote it, search-index file ids
+// 70211699059 and 7108764369), and of routed experts only those the ubatch's tokens picked ("when
+// offloading MoE weights ... copying only the experts that are used"; ggml-backend.cpp read at
+// b10256, mybigday/llama.rn@8ad14220 cpp/ggml-backend.cpp lines 958 and 1629). They cross the
+// host link (host_link_bytes_per_s) at kHostCopyEfficiency of its rate, not overlapping the
+// ubatch's compute. 0.62 from one run: an RTX 3060 on a PCIe 3.0 host (15.75 GB/s), 307 prompt
+// tokens at 260.20 tokens/s with --n-cpu-moe 20 (castlen3/rtx3060-qwen3.6-35b-guide row n21,
+// tests/data/hybrid_offload_runs.json): 1.180 s, of which the estimate's compute takes 0.188, so
+// the 20 layers' experts (9.75 GB, 0.619 s at the full link) moved at 9.8 GB/s.
+constexpr double kHostCopyEfficiency = 0.62;
+
+double op_offload_seconds(const SpeedRequest& r, const Work& w, double ubatch_tokens) {
+  if (ubatch_tokens < static_cast<double>(kOpOffloadMinBatch)) return 0.0;
+  double bytes = static_cast<double>(r.op_offload_dense_bytes) +
+                 static_cast<double>(r.op_offload_expert_bytes) * w.picked_share(ubatch_tokens);
+  return bytes / (r.host_link_bytes_per_s * kHostCopyEfficiency);
 }
 
 // llama.cpp's layer split (-sm layer): the devices run one after another, each over its share of
@@ -439,7 +461,8 @@ SpeedEstimate estimate_speed(const ModelSpec& model, const WeightPlan& weights,
       if (d.node != 0) round_trips += rpc_round_trip_seconds(model, request, std::min(prompt, ubatch));
     }
     double next_chunk = request.layer_pipeline ? slowest : one_chunk;
-    prefill_time = one_chunk + (chunks - 1.0) * next_chunk + std::ceil(prompt / ubatch) * round_trips;
+    prefill_time = one_chunk + (chunks - 1.0) * next_chunk +
+                   std::ceil(prompt / ubatch) * (round_trips + op_offload_seconds(request, w, std::min(prompt, ubatch)));
   }
   out.prefill_tokens_per_s = prompt / prefill_time;
   out.prefill_low = out.prefill_tokens_per_s * (1.0 - a.band_fraction);

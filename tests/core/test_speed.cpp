@@ -458,3 +458,27 @@ TEST_CASE("llama.cpp pipelines a layer split's prompt only with every layer and 
     }
   }
 }
+
+TEST_CASE("Weights in system RAM cross the host link for every prompt ubatch", "[speed][prefill][op_offload]") {
+  // tests/data/op_offload_prompt_runs.json: one R9700, every routed expert of Qwen3.6-35B-A3B in
+  // RAM, three files. A 512-token ubatch picks all 256 experts of each layer (a given expert is
+  // left out with (1 - 8/256)^512 < 1e-7), so each ubatch copies every expert in RAM, 18-26 GB,
+  // at 0.62 x 31.5 GB/s: about 1 s a ubatch, 95% of the prompt's time, hence ~450 tokens/s where
+  // the same GPU with the experts on it reads 2,800-3,100. Within 10% of each row.
+  const nlohmann::json data = llmcalc_test::read_test_data("op_offload_prompt_runs.json");
+  REQUIRE(data.at("records").size() == 3);
+  for (const nlohmann::json& record : data.at("records")) {
+    for (const nlohmann::json& run : record.at("runs")) {
+      INFO("record " << record.at("id").get<std::string>() << " " << run.at("test").get<std::string>());
+      nlohmann::json request = record.at("request");
+      request["prompt_tokens"] = run.at("prompt_tokens");
+      request["context_tokens"] = run.at("prompt_tokens").get<int64_t>() + 256;
+      nlohmann::json envelope = llmcalc_test::estimate(request);
+      REQUIRE(envelope["ok"] == true);
+      double estimated = envelope["result"]["prefill"]["tokens_per_s"].get<double>();
+      double measured = run.at("tokens_per_s").get<double>();
+      INFO("prompt tokens/s: estimated " << estimated << ", measured " << measured);
+      CHECK(estimated == Approx(measured).epsilon(0.10));
+    }
+  }
+}

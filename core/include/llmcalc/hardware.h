@@ -74,6 +74,9 @@ const Hardware* find_catalog_hardware(const std::string& id);
 
 nlohmann::json hardware_json(const Hardware& hardware);
 
+/// The link between a device and the host's memory, bytes/s per direction.
+double host_link_bytes_per_s(const Hardware& hardware);
+
 /// Request limit (issue #11): up to 1024 devices in all.
 constexpr int64_t kMaxDevices = 1024;
 constexpr int64_t kMaxNodes = 64;  // machines

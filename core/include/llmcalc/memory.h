@@ -188,7 +188,15 @@ struct MemoryEstimate {
   // than n_layer + 1, or tensor overrides such as --n-cpu-moe), which also turns its layer
   // split's pipeline off (SpeedRequest::layer_pipeline).
   bool offloaded = false;
+  // llama.cpp / Ollama: weights in system RAM the first GPU copies for each prompt ubatch of 32+
+  // tokens (op offload): dense tensors of layers in RAM, and routed experts in RAM.
+  int64_t op_offload_dense_bytes = 0;
+  int64_t op_offload_expert_bytes = 0;
 };
+
+/// llama.cpp's GPU backends take an op on weights in system RAM from batches of this many rows
+/// (op offload: ggml-cuda.cu offload_op, GGML_OP_OFFLOAD_MIN_BATCH, 32 by default).
+inline constexpr int64_t kOpOffloadMinBatch = 32;
 
 /// Memory a device offers the engine before the engine's own margins: discrete GPUs minus the
 /// driver reserve, Apple unified memory to the default GPU wired limit, other unified / CPU

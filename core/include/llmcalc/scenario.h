@@ -72,6 +72,8 @@ struct Scenario {
   std::vector<double> tensor_split;
   int64_t system_memory_bytes = int64_t{64} << 30;
   double system_memory_bandwidth_bytes_per_s = 76.8e9;  // dual-channel DDR5-4800 (assumption)
+  // Between the first device and the host's memory: the request's, else host_link_bytes_per_s.
+  double host_link_bytes_per_s = 0;
   Hardware hardware;  // the first device group's device
   // A list of device groups or several machines (request.hardware as a list, or `nodes`); empty:
   // `devices` of `hardware` in one machine.

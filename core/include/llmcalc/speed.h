@@ -85,6 +85,11 @@ struct SpeedRequest {
   // layer, KV offloaded, !has_tensor_overrides(); --n-cpu-moe and --fit's partial layers are
   // overrides). Off, the devices take each ubatch one after another.
   bool layer_pipeline = true;
+  // llama.cpp: weights in system RAM the first device copies over its host link for each prompt
+  // ubatch of 32+ tokens (MemoryEstimate::op_offload_*).
+  int64_t op_offload_dense_bytes = 0;
+  int64_t op_offload_expert_bytes = 0;
+  double host_link_bytes_per_s = 31.5e9;
   // vLLM / SGLang across several devices and machines: tensor x pipeline x data ranks, the
   // machines they span (devices / machines in each) and the network between the machines.
   ParallelPlan parallel;
