@@ -17,6 +17,21 @@ namespace {
 const nlohmann::json kLlama8bOn4090 = {{"model", "llama-3.1-8b"}, {"weights", "Q4_K_M"},
                                        {"hardware", "rtx-4090"}, {"context_tokens", 8192}};
 
+// A llama-bench prompt row's request: its record's, at the row's prompt length into a cache that
+// holds the prompt (-p N, n_ctx about N).
+nlohmann::json prompt_row_request(const nlohmann::json& record, const nlohmann::json& run) {
+  nlohmann::json request = record.at("request");
+  request["prompt_tokens"] = run.at("prompt_tokens");
+  request["context_tokens"] = run.at("prompt_tokens").get<int64_t>() + 256;
+  return request;
+}
+
+double prefill_tokens_per_s(const nlohmann::json& request) {
+  nlohmann::json envelope = llmcalc_test::estimate(request);
+  REQUIRE(envelope["ok"] == true);
+  return envelope["result"]["prefill"]["tokens_per_s"].get<double>();
+}
+
 }  // namespace
 
 TEST_CASE("Decode against context: each sweep point is the estimate at that context, falling by KV reads",
@@ -442,14 +457,10 @@ TEST_CASE("llama.cpp pipelines a layer split's prompt only with every layer and 
   for (const nlohmann::json& record : data.at("records")) {
     for (const nlohmann::json& run : record.at("runs")) {
       INFO("record " << record.at("id").get<std::string>() << " " << run.at("test").get<std::string>());
-      nlohmann::json request = record.at("request");
-      request["prompt_tokens"] = run.at("prompt_tokens");
-      request["context_tokens"] = run.at("prompt_tokens").get<int64_t>() + 256;
+      nlohmann::json request = prompt_row_request(record, run);
       auto prefill = [&request](int devices) {
         request["devices"] = devices;
-        nlohmann::json envelope = llmcalc_test::estimate(request);
-        REQUIRE(envelope["ok"] == true);
-        return envelope["result"]["prefill"]["tokens_per_s"].get<double>();
+        return prefill_tokens_per_s(request);
       };
       double estimated = prefill(2) / prefill(1);
       double measured = run.at("two_gpus_tokens_per_s").get<double>() / run.at("one_gpu_tokens_per_s").get<double>();
@@ -462,20 +473,15 @@ TEST_CASE("llama.cpp pipelines a layer split's prompt only with every layer and 
 TEST_CASE("Weights in system RAM cross the host link for every prompt ubatch", "[speed][prefill][op_offload]") {
   // tests/data/op_offload_prompt_runs.json: one R9700, every routed expert of Qwen3.6-35B-A3B in
   // RAM, three files. A 512-token ubatch picks all 256 experts of each layer (a given expert is
-  // left out with (1 - 8/256)^512 < 1e-7), so each ubatch copies every expert in RAM, 18-26 GB,
-  // at 0.62 x 31.5 GB/s: about 1 s a ubatch, 95% of the prompt's time, hence ~450 tokens/s where
-  // the same GPU with the experts on it reads 2,800-3,100. Within 10% of each row.
+  // left out with (1 - 8/256)^512 < 1e-7), so each ubatch copies every expert in RAM, 20-30 GB,
+  // at 0.62 x 31.5 GB/s: 1.0-1.5 s a ubatch, over 90% of the prompt's time, hence 320-450
+  // tokens/s where the same GPU with the experts on it reads 2,800-3,100. Within 10% of each row.
   const nlohmann::json data = llmcalc_test::read_test_data("op_offload_prompt_runs.json");
   REQUIRE(data.at("records").size() == 3);
   for (const nlohmann::json& record : data.at("records")) {
     for (const nlohmann::json& run : record.at("runs")) {
       INFO("record " << record.at("id").get<std::string>() << " " << run.at("test").get<std::string>());
-      nlohmann::json request = record.at("request");
-      request["prompt_tokens"] = run.at("prompt_tokens");
-      request["context_tokens"] = run.at("prompt_tokens").get<int64_t>() + 256;
-      nlohmann::json envelope = llmcalc_test::estimate(request);
-      REQUIRE(envelope["ok"] == true);
-      double estimated = envelope["result"]["prefill"]["tokens_per_s"].get<double>();
+      double estimated = prefill_tokens_per_s(prompt_row_request(record, run));
       double measured = run.at("tokens_per_s").get<double>();
       INFO("prompt tokens/s: estimated " << estimated << ", measured " << measured);
       CHECK(estimated == Approx(measured).epsilon(0.10));
