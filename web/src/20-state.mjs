@@ -23,6 +23,7 @@ const DEFAULTS = {
   net: '',
   ram: 64,
   ram_bw: 0,
+  pcie: 0,      // GB/s between the first GPU and RAM (0: the device's PCIe)
   tp: 0,
   pp: 0,
   dp: 0,
@@ -64,11 +65,11 @@ const DEFAULTS = {
 const ASSUMPTION_KEYS = ['bw_eff', 'cmp_eff', 'qcmp_eff', 'attn_eff', 'ovh_us', 'reserve_mib', 'gpu_util', 'llama_build',
   'uma_pct', 'comfort_pct'];
 const INTEGER_KEYS = ['ctx', 'prompt', 'batch', 'n', 'ngl', 'cmoe', 'kwh_cents', 'hours', 'tokens_day', 'conc',
-  'nodes', 'ram', 'ram_bw', 'tp', 'pp', 'dp', 'ep', 'cdev_p2p', 'users', 'tps', 'ft_rank', 'ft_mb', 'ft_seq',
+  'nodes', 'ram', 'ram_bw', 'pcie', 'tp', 'pp', 'dp', 'ep', 'cdev_p2p', 'users', 'tps', 'ft_rank', 'ft_mb', 'ft_seq',
   'ft_gpus', 'ft_ckpt', 'mtp']
   .concat(ASSUMPTION_KEYS);
 // ctx 0: the engine's own context (no -c, no OLLAMA_CONTEXT_LENGTH, --max-model-len auto).
-const ZERO_ALLOWED = ['ctx', 'ngl', 'cmoe', 'kwh_cents', 'ram_bw', 'tp', 'pp', 'dp', 'ep', 'cdev_p2p', 'ft_ckpt', 'mtp']
+const ZERO_ALLOWED = ['ctx', 'ngl', 'cmoe', 'kwh_cents', 'ram_bw', 'pcie', 'tp', 'pp', 'dp', 'ep', 'cdev_p2p', 'ft_ckpt', 'mtp']
   .concat(ASSUMPTION_KEYS);
 const KEYS = Object.keys(DEFAULTS);
 const LOWER_CASE_KEYS = ['model', 'hw', 'kv', 'engine', 'lang', 'net', 'ft_opt', 'ft_shard'];
@@ -205,6 +206,7 @@ function machineRequest(state, request) {
   if (state.net) request.network = state.net;
   request.system_memory_bytes = state.ram * 1073741824;
   if (state.ram_bw > 0) request.system_memory_bandwidth_bytes_per_s = state.ram_bw * 1e9;
+  if (state.pcie > 0) request.host_link_bytes_per_s = state.pcie * 1e9;
   // A layout partly given: tensor parallel (or else the pipeline) takes the devices left.
   if (state.tp > 0 || state.pp > 0 || state.dp > 0) {
     const total = extra.length ? extra.reduce((sum, g) => sum + g.count, state.n) : state.n * state.nodes;
@@ -262,7 +264,7 @@ const PATH_TO_KEY = {
   '/finetune/optimizer': 'ft_opt', '/finetune/lora_rank': 'ft_rank', '/finetune/micro_batch': 'ft_mb',
   '/finetune/seq_len': 'ft_seq', '/finetune/gpus': 'ft_gpus', '/finetune/sharding': 'ft_shard',
   '/nodes': 'nodes', '/network': 'net', '/parallel': 'tp', '/system_memory_bytes': 'ram',
-  '/system_memory_bandwidth_bytes_per_s': 'ram_bw',
+  '/system_memory_bandwidth_bytes_per_s': 'ram_bw', '/host_link_bytes_per_s': 'pcie',
 };
 function keyForPath(path) {
   const text = String(path || '');

@@ -9,7 +9,7 @@ const option = LlmCalc.dom.option;
 const S = LlmCalc.state;
 
 // Whole-number boxes: key -> [min, max]. 0 where it means "the default".
-const NUMBERS = { nodes: [1, 64], ram: [1, 65536], ram_bw: [0, 100000], tp: [0, 1024], pp: [0, 1024], dp: [0, 1024] };
+const NUMBERS = { nodes: [1, 64], ram: [1, 65536], ram_bw: [0, 100000], pcie: [0, 1000], tp: [0, 1024], pp: [0, 1024], dp: [0, 1024] };
 const CUSTOM_PARTS = [['cdev_mem', 1, 999999], ['cdev_bw', 1, 999999], ['cdev_tflops', 1, 9999999]];
 
 // devices: catalog devices sorted by name; links: catalog links; onSet(key, value) commits.
@@ -133,7 +133,7 @@ LlmCalc.machineEditor = function (t, devices, links, onSet) {
     render(current, scenario, f) {
       state = current;
       const listed = S.parseGroups(state.more);
-      if (listed.length || state.nodes > 1 || state.net || state.ram !== S.DEFAULTS.ram || state.ram_bw ||
+      if (listed.length || state.nodes > 1 || state.net || state.ram !== S.DEFAULTS.ram || state.ram_bw || state.pcie ||
           state.tp || state.pp || state.dp || state.ep || state.cdev || state.hw === 'custom') {
         details.open = true;
       }
@@ -142,6 +142,7 @@ LlmCalc.machineEditor = function (t, devices, links, onSet) {
         LlmCalc.dom.showValid(inputs[key], NUMBERS[key][0] === 0 && !state[key] ? '' : String(state[key]), errors[key]);
       });
       inputs.ram_bw.placeholder = scenario ? f.number(scenario.system_memory_bandwidth_bytes_per_s / 1e9, 1) : '';
+      inputs.pcie.placeholder = scenario ? f.number(scenario.host_link_bytes_per_s / 1e9, 1) : '';
       ['tp', 'pp', 'dp'].forEach((key) => { inputs[key].placeholder = t('auto'); });
       inputs.nodes.disabled = listed.length > 0;  // a list names each group's machine
       LlmCalc.dom.setValue(network, state.net);
