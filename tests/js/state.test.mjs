@@ -116,7 +116,7 @@ test('hand-typed links: no version means this one, ids in any case, and the refu
 });
 
 test('device groups, machines, network, RAM and the parallel layout become the core request', () => {
-  const { state, notice } = S.decodeHash('#v=1&hw=rtx-4090&n=2&more=rtx-3090*1@1,rtx-3060-12gb*2&net=ethernet-10g&ram=128&ram_bw=90');
+  const { state, notice } = S.decodeHash('#v=1&hw=rtx-4090&n=2&more=rtx-3090*1@1,rtx-3060-12gb*2&net=ethernet-10g&ram=128&ram_bw=90&pcie=16');
   assert.equal(notice, null);
   const request = JSON.parse(JSON.stringify(S.toRequest(state)));
   assert.deepEqual(request.hardware, [{ device: 'rtx-4090', count: 2, node: 0 }, { device: 'rtx-3090', count: 1, node: 1 },
@@ -126,6 +126,9 @@ test('device groups, machines, network, RAM and the parallel layout become the c
   // 128 GiB = 128 x 1,073,741,824 B; 90 GB/s = 9e10 B/s.
   assert.equal(request.system_memory_bytes, 137438953472);
   assert.equal(request.system_memory_bandwidth_bytes_per_s, 9e10);
+  // The GPU-to-RAM link: 16 GB/s (a PCIe 4.0 x8 slot) = 1.6e10 B/s; unset, the core's own.
+  assert.equal(request.host_link_bytes_per_s, 1.6e10);
+  assert.equal(S.toRequest(S.decodeHash('#v=1&hw=rtx-4090').state).host_link_bytes_per_s, undefined);
   assert.equal(S.decodeHash(S.encodeHash(state)).state.more, state.more);
   // Copies of one machine, and a layout given in part: tensor 8 over 16 devices leaves 2 stages.
   const copies = JSON.parse(JSON.stringify(S.toRequest(S.decodeHash('#v=1&hw=h100-sxm&n=8&nodes=2&tp=8&ep=1').state)));
