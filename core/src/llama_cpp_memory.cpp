@@ -624,10 +624,26 @@ FitPlan describe(const LlamaCppInputs& in, const LayerPlacement& p, int64_t cont
   return fit;
 }
 
+// --fit gives up on a placement the flags pin (common/fit.cpp at b10256: "n_gpu_layers already set
+// by user ... abort", after its context step): llama.cpp then loads it as placed, and a device
+// needs the memory itself, not the --fit-target margin on top.
+bool pinned_by_flags(const MemoryRequest& r) {
+  return r.gpu_layers >= 0 || r.cpu_moe_layers > 0 || !r.cpu_expert_layers.empty() || !r.tensor_split.empty();
+}
+
+void without_fit_margin(const LlamaCppInputs& in, EngineTotals& totals) {
+  for (int d = 0; d < static_cast<int>(totals.devices.size()); ++d) {
+    totals.devices[static_cast<std::size_t>(d)].usable_bytes = device_memory_bytes(device_hardware(in, d), in.request.engine);
+  }
+  finish_totals(totals, uses_gpus(in.hardware));
+}
+
 }  // namespace
 
 EngineTotals llama_cpp_totals(const LlamaCppInputs& in, int64_t context_tokens) {
-  return measure(in, flag_placement(in), context_tokens);
+  EngineTotals totals = measure(in, flag_placement(in), context_tokens);
+  if (in.request.engine.fit && pinned_by_flags(in.request) && uses_gpus(in.hardware)) without_fit_margin(in, totals);
+  return totals;
 }
 
 constexpr int64_t kLazyModeBuild = 10653;
@@ -685,8 +701,9 @@ LlamaCppRun fit_run(const LlamaCppInputs& in, int64_t context_tokens, bool conte
       return run;
     }
   }
-  bool pinned = r.gpu_layers >= 0 || r.cpu_moe_layers > 0 || !r.cpu_expert_layers.empty() || !r.tensor_split.empty();
+  bool pinned = pinned_by_flags(r);
   if (pinned || !gpus) {
+    if (pinned && gpus) without_fit_margin(in, run.totals);
     run.fit = describe(in, base, context, pinned ? "pinned" : "cannot_fit");
     return run;
   }

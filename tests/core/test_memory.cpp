@@ -289,6 +289,17 @@ TEST_CASE("Verdict thresholds and the largest context that fits", "[memory][verd
   int64_t no_fit_max = no_fit(4096)["max_context_tokens"].get<int64_t>();
   CHECK(no_fit_max > max_context);
   CHECK(no_fit(no_fit_max + 256)["verdict"] == "oom");
+  // -ngl given: --fit gives up on the placement ("n_gpu_layers already set by user ... abort",
+  // common/fit.cpp) and llama.cpp loads it as placed, so the card's memory counts without the
+  // margin: a context --fit would have offloaded starts on the GPU, as far as --fit off allows.
+  auto pinned = [&](int64_t context) {
+    return llmcalc_test::estimate({{"model", "llama-3.1-8b"}, {"weights", "Q8_0"}, {"hardware", "rtx-4090"},
+                                   {"context_tokens", context}, {"gpu_layers", 99}})["result"]["memory"];
+  };
+  CHECK(pinned(max_context + 256)["verdict"] == "tight");
+  CHECK(pinned(max_context + 256)["usable_bytes"].get<int64_t>() == std::llround(23.64 * 1073741824) - 512LL * 1048576);
+  CHECK(pinned(4096)["max_context_tokens"].get<int64_t>() == no_fit_max);
+  CHECK(pinned(no_fit_max + 256)["verdict"] == "oom");
 
   // The search walks the engine's cache steps; the answer is still the last fitting token, for
   // 3 sequences in llama.cpp (256 / 3 is no whole step, so tokens) and for vLLM's 16-token blocks.
