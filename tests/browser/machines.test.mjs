@@ -174,3 +174,24 @@ test('the Deployment panel plans setups for the users and opens one in the calcu
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('with the experts in RAM the GPU-to-RAM link sets the time to first token, and lands in the link', async () => {
+  const { context, page, errors } = await openCalculator(suite.browser,
+    `${suite.base}/index.html#v=1&model=qwen3.6-35b-a3b&weights=Q4_K_M&hw=rtx-4090&cmoe=40&prompt=4096`);
+  await page.locator('llm-calc #machines summary').click();
+  // The RTX 4090's PCIe 4.0 x16: 16 lanes x 1.969 GB/s (data/devices/rtx-4090.json).
+  assert.equal(await page.locator('llm-calc #f-pcie').getAttribute('placeholder'), '31.5');
+  const full = parseFloat(await figure(page, 'ttft'));
+  // Every ubatch of 512 tokens copies all the experts in RAM (about 19 GB) at 0.62 of the link:
+  // nearly all of the time, so a link a quarter as fast makes the prompt about four times slower.
+  await page.locator('llm-calc #f-pcie').fill('8');
+  await page.locator('llm-calc #f-pcie').dispatchEvent('change');
+  await page.waitForFunction(() => location.hash.includes('pcie=8'));
+  await page.waitForFunction((before) => parseFloat(document.querySelector('llm-calc').shadowRoot
+    .querySelector('[data-testid="ttft"] dd').textContent) > 3 * before, full);
+  await page.reload();
+  await page.locator('llm-calc [data-testid="ttft"]').waitFor();
+  assert.equal(await page.locator('llm-calc #f-pcie').inputValue(), '8');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
