@@ -257,11 +257,13 @@ EngineTotals measure(const LlamaCppInputs& in, const LayerPlacement& p, int64_t 
     // logged at -ub 256 to 2048 while the live set grows 73 -> 584 MiB; tests/data/
     // multi_device_runs.json, the llm-server-ops records); with whole layers in RAM the copies
     // add to it (the --fit records of tests/data/engine_logs.json).
-    if (op_offload) {
-      // The prompt's copies: a layer in RAM whole, experts in RAM (speed.cpp counts the ones a
-      // ubatch picks).
+    // Beside discrete GPUs, what a prompt's ubatch needs of the weights in RAM: a layer in RAM
+    // whole, experts in RAM (speed.cpp counts the ones the ubatch picks).
+    if (traits.gpus) {
       if (d < 0) t.op_offload_dense_bytes += w.layer_dense_bytes[i];
       t.op_offload_expert_bytes += experts_in_ram;
+    }
+    if (op_offload) {
       bool host_experts = experts > 0 && (d < 0 || (p.overflow[i] < 0 && p.expert_share[i] < 1.0));
       int64_t largest = host_experts ? w.layer_expert_max_bytes[i] : d < 0 ? w.layer_dense_max_bytes[i] : 0;
       int64_t& copy = d < 0 ? added_copy : overlapped_copy;

@@ -233,12 +233,19 @@ double rpc_round_trip_seconds(const ModelSpec& model, const SpeedRequest& r, dou
 // tokens at 260.20 tokens/s with --n-cpu-moe 20 (castlen3/rtx3060-qwen3.6-35b-guide row n21,
 // tests/data/hybrid_offload_runs.json): 1.180 s, of which the estimate's compute takes 0.188, so
 // the 20 layers' experts (9.75 GB, 0.619 s at the full link) moved at 9.8 GB/s.
+// A smaller ubatch leaves those ops on the CPU, which reads the weights once from RAM, as a
+// decode step does.
 constexpr double kHostCopyEfficiency = 0.62;
 
-double op_offload_seconds(const SpeedRequest& r, const Work& w, double ubatch_tokens) {
-  if (ubatch_tokens < static_cast<double>(kOpOffloadMinBatch)) return 0.0;
+// System RAM as the CPU backend reads it (its calibrated share of the RAM's rate).
+double ram_read_bytes_per_s(const SpeedRequest& r) {
+  return r.system_memory_bandwidth_bytes_per_s * default_speed_assumptions("cpu", "llama.cpp").bandwidth_efficiency;
+}
+
+double weights_in_ram_seconds(const SpeedRequest& r, const Work& w, double ubatch_tokens) {
   double bytes = static_cast<double>(r.op_offload_dense_bytes) +
                  static_cast<double>(r.op_offload_expert_bytes) * w.picked_share(ubatch_tokens);
+  if (ubatch_tokens < static_cast<double>(kOpOffloadMinBatch)) return bytes / ram_read_bytes_per_s(r);
   return bytes / (r.host_link_bytes_per_s * kHostCopyEfficiency);
 }
 
@@ -383,10 +390,7 @@ SpeedEstimate estimate_speed(const ModelSpec& model, const WeightPlan& weights,
   // Offloaded parts stream from system RAM after the device's share (llama.cpp runs them on the
   // CPU, layer by layer).
   w.offloaded = static_cast<double>(request.offloaded_read_bytes_per_token) * batch;
-  if (w.offloaded > 0) {
-    double cpu_efficiency = default_speed_assumptions("cpu", "llama.cpp").bandwidth_efficiency;
-    w.host_time = w.offloaded / (request.system_memory_bandwidth_bytes_per_s * cpu_efficiency);
-  }
+  if (w.offloaded > 0) w.host_time = w.offloaded / ram_read_bytes_per_s(request);
 
   // A layer split without a list: identical devices with equal shares.
   std::vector<SpeedRequest::SplitDevice> split = request.split;
@@ -462,7 +466,7 @@ SpeedEstimate estimate_speed(const ModelSpec& model, const WeightPlan& weights,
     }
     double next_chunk = request.layer_pipeline ? slowest : one_chunk;
     prefill_time = one_chunk + (chunks - 1.0) * next_chunk +
-                   std::ceil(prompt / ubatch) * (round_trips + op_offload_seconds(request, w, std::min(prompt, ubatch)));
+                   std::ceil(prompt / ubatch) * (round_trips + weights_in_ram_seconds(request, w, std::min(prompt, ubatch)));
   }
   out.prefill_tokens_per_s = prompt / prefill_time;
   out.prefill_low = out.prefill_tokens_per_s * (1.0 - a.band_fraction);

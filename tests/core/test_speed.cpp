@@ -488,3 +488,27 @@ TEST_CASE("Weights in system RAM cross the host link for every prompt ubatch", "
     }
   }
 }
+
+TEST_CASE("A ubatch under 32 tokens reads the weights in RAM on the CPU, a larger one copies them over the host link",
+          "[speed][prefill][op_offload]") {
+  // Llama 3.3 70B Q4_K_M on one RTX 4090: --fit leaves some layers in RAM. Those layers' time is
+  // bytes / rate: over system RAM (the cpu key's share of it) for a 16-token prompt, below the
+  // offload batch of 32; over the host link for 512 tokens. So halving the rate that applies
+  // doubles the added time (t(r/2) - t(r) = 2 x (t(r) - t(2r))), and the other rate changes nothing.
+  auto ttft = [](int64_t prompt, double ram, double link) {
+    nlohmann::json envelope = llmcalc_test::estimate(
+        {{"model", "llama-3.3-70b"}, {"weights", "Q4_K_M"}, {"hardware", "rtx-4090"}, {"prompt_tokens", prompt},
+         {"system_memory_bandwidth_bytes_per_s", ram}, {"host_link_bytes_per_s", link}});
+    REQUIRE(envelope["ok"] == true);
+    REQUIRE(envelope["result"]["memory"]["verdict"] == "offload");
+    return envelope["result"]["prefill"]["ttft_s"].get<double>();
+  };
+  const double ram = 76.8e9;
+  const double link = 31.5e9;
+  CHECK(ttft(16, ram / 2, link) - ttft(16, ram, link) == Approx(2 * (ttft(16, ram, link) - ttft(16, 2 * ram, link))));
+  CHECK(ttft(16, ram, link / 2) == Approx(ttft(16, ram, link)));
+  CHECK(ttft(512, ram, link / 2) - ttft(512, ram, link) == Approx(2 * (ttft(512, ram, link) - ttft(512, ram, 2 * link))));
+  CHECK(ttft(512, ram / 2, link) == Approx(ttft(512, ram, link)));
+  CHECK(ttft(16, ram / 2, link) > 1.1 * ttft(16, ram, link));
+  CHECK(ttft(512, ram, link / 2) > 1.1 * ttft(512, ram, link));
+}
