@@ -628,7 +628,8 @@ FitPlan describe(const LlamaCppInputs& in, const LayerPlacement& p, int64_t cont
 
 // --fit gives up on a placement the flags pin (common/fit.cpp at b10256: "n_gpu_layers already set
 // by user ... abort", after its context step): llama.cpp then loads it as placed, and a device
-// needs the memory itself, not the --fit-target margin on top.
+// (a discrete GPU or an Apple one; a CPU has no margin) needs the memory itself, not the
+// --fit-target margin on top.
 bool pinned_by_flags(const MemoryRequest& r) {
   return r.gpu_layers >= 0 || r.cpu_moe_layers > 0 || !r.cpu_expert_layers.empty() || !r.tensor_split.empty();
 }
@@ -644,7 +645,7 @@ void without_fit_margin(const LlamaCppInputs& in, EngineTotals& totals) {
 
 EngineTotals llama_cpp_totals(const LlamaCppInputs& in, int64_t context_tokens) {
   EngineTotals totals = measure(in, flag_placement(in), context_tokens);
-  if (in.request.engine.fit && pinned_by_flags(in.request) && uses_gpus(in.hardware)) without_fit_margin(in, totals);
+  if (in.request.engine.fit && pinned_by_flags(in.request)) without_fit_margin(in, totals);
   return totals;
 }
 
@@ -705,7 +706,7 @@ LlamaCppRun fit_run(const LlamaCppInputs& in, int64_t context_tokens, bool conte
   }
   bool pinned = pinned_by_flags(r);
   if (pinned || !gpus) {
-    if (pinned && gpus) without_fit_margin(in, run.totals);
+    if (pinned) without_fit_margin(in, run.totals);
     run.fit = describe(in, base, context, pinned ? "pinned" : "cannot_fit");
     return run;
   }
