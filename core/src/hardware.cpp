@@ -204,7 +204,7 @@ double host_link_bytes_per_s(const Hardware& hardware) {
     int lanes = std::atoi(kind.c_str() + 10);
     if (generation >= 3 && generation <= 5 && lanes > 0) return 0.985e9 * static_cast<double>(1 << (generation - 3)) * lanes;
   }
-  return 31.5e9;
+  return kPcie4x16BytesPerS;
 }
 
 }  // namespace llmcalc

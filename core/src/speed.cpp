@@ -169,7 +169,7 @@ Link device_link(const Hardware& hardware, bool two_rank_all_reduce) {
   const std::string& kind = hardware.interconnect_kind;
   bool pcie = kind.empty() ? hardware.interconnect_bytes_per_s <= 0 : kind.rfind("PCIe", 0) == 0;
   if (!pcie) return Link{hardware.interconnect_bytes_per_s, 10e-6};
-  double bandwidth = hardware.interconnect_bytes_per_s > 0 ? hardware.interconnect_bytes_per_s : 31.5e9;
+  double bandwidth = hardware.interconnect_bytes_per_s > 0 ? hardware.interconnect_bytes_per_s : kPcie4x16BytesPerS;
   if (!hardware.pcie_peer_to_peer) return Link{bandwidth, 48e-6};
   return Link{bandwidth, two_rank_all_reduce ? 5.0e-6 : 20.3e-6};
 }

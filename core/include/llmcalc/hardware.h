@@ -74,6 +74,10 @@ const Hardware* find_catalog_hardware(const std::string& id);
 
 nlohmann::json hardware_json(const Hardware& hardware);
 
+/// PCIe 4.0 x16 per direction (16 lanes x 16 GT/s x 128/130): the link a device is taken to have
+/// where its record states none.
+constexpr double kPcie4x16BytesPerS = 31.5e9;
+
 /// The link between a device and the host's memory, bytes/s per direction.
 double host_link_bytes_per_s(const Hardware& hardware);
 

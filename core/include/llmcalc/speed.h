@@ -89,7 +89,7 @@ struct SpeedRequest {
   // ubatch of 32+ tokens (MemoryEstimate::op_offload_*).
   int64_t op_offload_dense_bytes = 0;
   int64_t op_offload_expert_bytes = 0;
-  double host_link_bytes_per_s = 31.5e9;
+  double host_link_bytes_per_s = kPcie4x16BytesPerS;
   // vLLM / SGLang across several devices and machines: tensor x pipeline x data ranks, the
   // machines they span (devices / machines in each) and the network between the machines.
   ParallelPlan parallel;
